@@ -1,0 +1,140 @@
+//! What an allocation's observed state says about it: the predicates the rules read.
+
+use crate::{
+    ClientStatus, DesiredStatus, DesiredTransition, ObservedState, TaskLifecycle, Timestamp,
+};
+
+/// The transition flags of an allocation that has none requested.
+const NO_TRANSITION: DesiredTransition = DesiredTransition {
+    migrate: false,
+    reschedule: false,
+    force_reschedule: false,
+    migrate_disable_placement: false,
+};
+
+impl ObservedState {
+    /// The server wants it gone: stopped or evicted.
+    pub(crate) fn is_server_terminal(&self) -> bool {
+        matches!(
+            self.desired_status,
+            DesiredStatus::Stop | DesiredStatus::Evict
+        )
+    }
+
+    /// The client will not run it again: complete, failed or lost.
+    pub(crate) fn is_client_terminal(&self) -> bool {
+        matches!(
+            self.client_status,
+            ClientStatus::Complete | ClientStatus::Failed | ClientStatus::Lost
+        )
+    }
+
+    /// Terminal on either side.
+    pub(crate) fn is_terminal(&self) -> bool {
+        self.is_server_terminal() || self.is_client_terminal()
+    }
+
+    /// The requested transitions, all false when none was requested.
+    pub(crate) fn transition(&self) -> &DesiredTransition {
+        self.desired_transition.as_ref().unwrap_or(&NO_TRANSITION)
+    }
+
+    /// Placed as a canary of a deployment.
+    pub(crate) fn is_canary(&self) -> bool {
+        self.health.as_ref().is_some_and(|h| h.canary)
+    }
+
+    /// Explicitly healthy.
+    pub(crate) fn is_healthy(&self) -> bool {
+        self.health.as_ref().and_then(|h| h.healthy) == Some(true)
+    }
+
+    /// Explicitly unhealthy.
+    pub(crate) fn is_unhealthy(&self) -> bool {
+        self.health.as_ref().and_then(|h| h.healthy) == Some(false)
+    }
+
+    /// The last recorded client status is `unknown`: the allocation's client
+    /// disconnected and has not been seen back since.
+    pub(crate) fn needs_to_reconnect(&self) -> bool {
+        self.client_states
+            .as_deref()
+            .and_then(<[_]>::last)
+            .is_some_and(|s| s.status == ClientStatus::Unknown)
+    }
+
+    /// When the latest run of `unknown` states began: the start of the current
+    /// (or last) disconnection.
+    pub(crate) fn last_unknown(&self) -> Option<Timestamp> {
+        let mut start = None;
+        for state in self
+            .client_states
+            .as_deref()
+            .unwrap_or_default()
+            .iter()
+            .rev()
+        {
+            if state.status == ClientStatus::Unknown {
+                start = Some(state.at);
+            } else if start.is_some() {
+                break;
+            }
+        }
+        start
+    }
+
+    /// When the allocation was first marked lost, if ever.
+    pub(crate) fn first_lost(&self) -> Option<Timestamp> {
+        self.client_states
+            .as_deref()
+            .unwrap_or_default()
+            .iter()
+            .find(|s| s.status == ClientStatus::Lost)
+            .map(|s| s.at)
+    }
+
+    /// Every task ran to completion without failing. Meaningful for batch work.
+    pub(crate) fn ran_successfully(&self) -> bool {
+        match self.tasks.as_deref() {
+            None | Some([]) => false,
+            Some(tasks) => tasks
+                .iter()
+                .all(|t| t.state == TaskLifecycle::Dead && !t.failed),
+        }
+    }
+
+    /// When the allocation last did something: its latest task finish, or
+    /// its modify time when no task finished. The Unix epoch, not "no time",
+    /// is what an allocation without either reports, so a failed allocation
+    /// with no history is always past its reschedule delay.
+    pub(crate) fn last_event_time(&self) -> Timestamp {
+        self.tasks
+            .as_deref()
+            .unwrap_or_default()
+            .iter()
+            .filter_map(|t| t.finished_at)
+            .max()
+            .unwrap_or(self.modify_time)
+    }
+
+    /// The scheduler tried to replace it and could not place the replacement.
+    pub(crate) fn last_reschedule_failed(&self) -> bool {
+        self.reschedule.as_ref().is_some_and(|t| t.last_failed)
+    }
+
+    /// When the named task last started: its last restart if it restarted,
+    /// else its first start.
+    pub(crate) fn last_start_of_task(&self, task: &str) -> Option<Timestamp> {
+        let state = self
+            .tasks
+            .as_deref()
+            .unwrap_or_default()
+            .iter()
+            .find(|t| t.name == task)?;
+        if state.restarts > 0 {
+            state.last_restart
+        } else {
+            state.started_at
+        }
+    }
+}

@@ -1,0 +1,172 @@
+//! A candidate: an existing allocation as its slot sees it, with what the steps have decided about it.
+
+use crate::classification::{classify, Facts, Rule, Taint};
+use crate::policy::Policy;
+use crate::{
+    Allocation, Classification, ClientStatus, Node, ObservedState, Reason, Stop, Timestamp,
+    UpdateKind,
+};
+
+/// Which working set a candidate is in. The steps move candidates between
+/// sets; a decision such as a stop is recorded beside the standing, because
+/// Nomad keeps, for example, a stopped lost allocation in the lost set so that
+/// it is still replaced.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Standing {
+    /// Not looked at yet.
+    Unclassified,
+    /// Counts toward the group's count.
+    Untainted,
+    /// To be moved off its node.
+    Migrating,
+    /// Its node is gone.
+    Lost,
+    /// Its client just disconnected.
+    Disconnecting,
+    /// Its client came back.
+    Reconnecting,
+    /// Unknown past its group's `lost-after`.
+    Expiring,
+    /// Left the untainted set to be replaced now.
+    Rescheduled,
+    /// Counted as ignored and left alone.
+    Ignored,
+    /// In no working set any more: filtered out, or settled by a decision.
+    Out,
+}
+
+/// An allocation claiming a slot.
+pub(crate) struct Candidate<'a> {
+    pub(crate) alloc: &'a Allocation,
+    pub(crate) node: &'a Node,
+    pub(crate) policy: Policy<'a>,
+    pub(crate) standing: Standing,
+    pub(crate) rule: Option<&'static Rule>,
+    /// Part of the set replaced now; may also be migrating.
+    pub(crate) reschedule_now: bool,
+    /// When a follow-up evaluation should replace it.
+    pub(crate) reschedule_later: Option<Timestamp>,
+    /// A canary of the current deployment that is still in good standing.
+    pub(crate) canary: bool,
+    /// Marked unknown because its client disconnected.
+    pub(crate) disconnected: bool,
+    /// A stop has been decided.
+    pub(crate) stopped: bool,
+    /// Still among the allocations later steps look at (Nomad's `all`): not
+    /// screened out, and not a canary stopped before classification.
+    pub(crate) tracked: bool,
+    /// The follow-up evaluation this run attaches to it.
+    pub(crate) followup: Option<String>,
+    pub(crate) update: Option<UpdateKind>,
+    /// What happens to it, in a sentence; the latest decision wins.
+    pub(crate) outcome: Option<String>,
+}
+
+impl<'a> Candidate<'a> {
+    pub(crate) fn new(alloc: &'a Allocation, node: &'a Node, policy: Policy<'a>) -> Self {
+        Self {
+            alloc,
+            node,
+            policy,
+            standing: Standing::Unclassified,
+            rule: None,
+            reschedule_now: false,
+            reschedule_later: None,
+            canary: false,
+            disconnected: false,
+            stopped: false,
+            tracked: true,
+            followup: None,
+            update: None,
+            outcome: None,
+        }
+    }
+
+    pub(crate) fn id(&self) -> &'a str {
+        &self.alloc.spec.id
+    }
+
+    pub(crate) fn index(&self) -> u32 {
+        self.alloc.spec.name_index
+    }
+
+    pub(crate) fn observed(&self) -> &'a ObservedState {
+        &self.alloc.observed
+    }
+
+    pub(crate) fn is(&self, standing: Standing) -> bool {
+        self.standing == standing
+    }
+
+    /// Runs the classification rules on the candidate, as of `now`.
+    pub(crate) fn rule_for(&self, now: Timestamp) -> &'static Rule {
+        classify(&Facts {
+            observed: self.observed(),
+            policy: self.policy,
+            taint: Taint::of(self.node),
+            now,
+        })
+    }
+
+    /// Records `rule` as the candidate's classification and moves it to the
+    /// matching set.
+    pub(crate) fn classify(&mut self, rule: &'static Rule) {
+        self.rule = Some(rule);
+        self.standing = match rule.class {
+            Classification::Untainted => Standing::Untainted,
+            Classification::Migrate => Standing::Migrating,
+            Classification::Lost => Standing::Lost,
+            Classification::Disconnecting => Standing::Disconnecting,
+            Classification::Reconnecting => Standing::Reconnecting,
+            Classification::Ignore => Standing::Ignored,
+            Classification::Expiring => Standing::Expiring,
+        };
+    }
+
+    /// Records what happens to the candidate.
+    pub(crate) fn settle(&mut self, outcome: impl Into<String>) {
+        self.outcome = Some(outcome.into());
+    }
+
+    /// Takes the candidate out of every working set, saying why.
+    pub(crate) fn drop_out(&mut self, outcome: impl Into<String>) {
+        self.standing = Standing::Out;
+        self.settle(outcome);
+    }
+
+    /// Takes the candidate out of every working set and out of view of the
+    /// later steps, saying why.
+    pub(crate) fn untrack(&mut self, outcome: impl Into<String>) {
+        self.tracked = false;
+        self.drop_out(outcome);
+    }
+
+    /// Decides to stop the candidate, returning the plan's entry for it.
+    pub(crate) fn stop(
+        &mut self,
+        reason: Reason,
+        client_status: Option<ClientStatus>,
+        message: String,
+    ) -> Stop {
+        self.stopped = true;
+        self.settle(format!("stopped: {message}"));
+        Stop {
+            allocation: self.id().to_string(),
+            name_index: self.index(),
+            client_status,
+            followup_eval: self.followup.clone(),
+            reason,
+            message,
+        }
+    }
+
+    /// Belongs to the deployment with `id`.
+    pub(crate) fn in_deployment(&self, id: &str) -> bool {
+        self.alloc.spec.deployment.as_deref() == Some(id)
+    }
+
+    /// Created from an older job version or instance than (`version`, `create_index`).
+    pub(crate) fn is_older_than(&self, version: u64, create_index: u64) -> bool {
+        self.alloc.spec.job_version < version || self.alloc.spec.job_create_index < create_index
+    }
+}

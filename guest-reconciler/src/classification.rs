@@ -1,0 +1,233 @@
+//! The classification rules: one ordered table that puts every allocation in one set, first match wins.
+
+use crate::policy::Policy;
+use crate::{
+    Classification, ClientStatus, DesiredStatus, Node, NodeStatus, ObservedState, Timestamp,
+};
+
+/// How the node hosting an allocation stands.
+#[derive(Clone, Copy)]
+pub(crate) enum Taint<'a> {
+    /// Ready (or initializing) and not draining: nothing to react to.
+    None,
+    /// Down, disconnected, or draining.
+    Node(&'a Node),
+    /// No longer known to the cluster.
+    Gone,
+}
+
+impl<'a> Taint<'a> {
+    /// How `node` stands for the allocations it hosts.
+    pub(crate) fn of(node: &'a Node) -> Self {
+        match node.status {
+            NodeStatus::Unknown => Taint::Gone,
+            NodeStatus::Down | NodeStatus::Disconnected => Taint::Node(node),
+            NodeStatus::Ready | NodeStatus::Initializing if node.draining => Taint::Node(node),
+            NodeStatus::Ready | NodeStatus::Initializing => Taint::None,
+        }
+    }
+
+    fn status(&self) -> Option<NodeStatus> {
+        match self {
+            Taint::Node(node) => Some(node.status),
+            Taint::None | Taint::Gone => None,
+        }
+    }
+
+    fn is(&self, status: NodeStatus) -> bool {
+        self.status() == Some(status)
+    }
+
+    /// Untainted, or tainted only by a drain of a ready node.
+    fn is_usable(&self) -> bool {
+        matches!(self, Taint::None) || self.is(NodeStatus::Ready)
+    }
+}
+
+/// What the rules look at for one allocation.
+pub(crate) struct Facts<'a> {
+    pub(crate) observed: &'a ObservedState,
+    pub(crate) policy: Policy<'a>,
+    pub(crate) taint: Taint<'a>,
+    pub(crate) now: Timestamp,
+}
+
+impl Facts<'_> {
+    /// Running, unknown or failed, and last seen disconnected: its client is
+    /// coming back, or its disconnection is still being handled.
+    fn should_reconnect(&self) -> bool {
+        matches!(
+            self.observed.client_status,
+            ClientStatus::Unknown | ClientStatus::Running | ClientStatus::Failed
+        ) && self.observed.needs_to_reconnect()
+    }
+
+    fn client(&self, status: ClientStatus) -> bool {
+        self.observed.client_status == status
+    }
+
+    fn desired(&self, status: DesiredStatus) -> bool {
+        self.observed.desired_status == status
+    }
+
+    /// Unknown for longer than its group's `lost-after`.
+    fn expired(&self) -> bool {
+        if self.policy.group().is_none() || !self.client(ClientStatus::Unknown) {
+            return false;
+        }
+        self.observed
+            .last_unknown()
+            .is_some_and(|since| since.saturating_add(self.policy.lost_after()) <= self.now)
+    }
+
+    /// Its group gives disconnected allocations no grace period.
+    fn lost_on_disconnect(&self) -> bool {
+        self.policy.group().is_none() || self.policy.lost_after() == 0
+    }
+}
+
+/// One classification rule.
+pub(crate) struct Rule {
+    /// A short name, recorded as the reason of the allocation's classification.
+    pub(crate) name: &'static str,
+    /// The set the rule puts an allocation in.
+    pub(crate) class: Classification,
+    applies: fn(&Facts) -> bool,
+}
+
+use Classification::{Disconnecting, Expiring, Ignore, Lost, Migrate, Reconnecting, Untainted};
+
+/// The rules in the order they are tried. The order is the semantics: for
+/// example a terminal allocation never counts as lost, and an allocation on a
+/// disconnected node is never migrated.
+pub(crate) static RULES: [Rule; 18] = [
+    Rule {
+        name: "failed-while-disconnected",
+        class: Reconnecting,
+        applies: |f| {
+            f.should_reconnect() && f.desired(DesiredStatus::Run) && f.client(ClientStatus::Failed)
+        },
+    },
+    Rule {
+        name: "drained-batch-keeps-slot",
+        class: Untainted,
+        applies: |f| {
+            f.observed.is_server_terminal()
+                && !f.should_reconnect()
+                && f.observed.transition().migrate_disable_placement
+        },
+    },
+    Rule {
+        name: "stopped-by-server",
+        class: Ignore,
+        applies: |f| {
+            f.observed.is_terminal() && !f.should_reconnect() && f.observed.is_server_terminal()
+        },
+    },
+    Rule {
+        name: "terminal-canary-migrating",
+        class: Migrate,
+        applies: |f| {
+            f.observed.is_terminal()
+                && !f.should_reconnect()
+                && f.observed.is_canary()
+                && f.observed.transition().migrate
+        },
+    },
+    Rule {
+        name: "terminal",
+        class: Untainted,
+        applies: |f| f.observed.is_terminal() && !f.should_reconnect(),
+    },
+    Rule {
+        name: "unknown-past-lost-after",
+        class: Expiring,
+        applies: |f| f.expired(),
+    },
+    Rule {
+        name: "failed-reconnect-already-stopped",
+        class: Ignore,
+        applies: |f| {
+            f.should_reconnect() && f.client(ClientStatus::Failed) && f.desired(DesiredStatus::Stop)
+        },
+    },
+    Rule {
+        name: "disconnected-already-unknown",
+        class: Untainted,
+        applies: |f| f.taint.is(NodeStatus::Disconnected) && f.client(ClientStatus::Unknown),
+    },
+    Rule {
+        name: "disconnected-while-pending",
+        class: Lost,
+        applies: |f| f.taint.is(NodeStatus::Disconnected) && f.client(ClientStatus::Pending),
+    },
+    Rule {
+        name: "disconnected-without-grace",
+        class: Lost,
+        applies: |f| f.taint.is(NodeStatus::Disconnected) && f.lost_on_disconnect(),
+    },
+    Rule {
+        name: "disconnected",
+        class: Disconnecting,
+        applies: |f| f.taint.is(NodeStatus::Disconnected),
+    },
+    Rule {
+        name: "marked-to-migrate",
+        class: Migrate,
+        applies: |f| f.observed.transition().migrate,
+    },
+    Rule {
+        name: "reconnected",
+        class: Reconnecting,
+        applies: |f| f.taint.is_usable() && f.should_reconnect(),
+    },
+    Rule {
+        name: "healthy-node",
+        class: Untainted,
+        applies: |f| f.taint.is_usable(),
+    },
+    Rule {
+        name: "node-gone",
+        class: Lost,
+        applies: |f| matches!(f.taint, Taint::Gone),
+    },
+    Rule {
+        name: "down-unknown-kept",
+        class: Untainted,
+        applies: |f| {
+            f.taint.is(NodeStatus::Down)
+                && !f.policy.replace_on_disconnect()
+                && f.client(ClientStatus::Unknown)
+        },
+    },
+    Rule {
+        name: "down-running-kept",
+        class: Disconnecting,
+        applies: |f| {
+            f.taint.is(NodeStatus::Down)
+                && !f.policy.replace_on_disconnect()
+                && f.client(ClientStatus::Running)
+        },
+    },
+    Rule {
+        name: "node-down",
+        class: Lost,
+        applies: |f| f.taint.is(NodeStatus::Down),
+    },
+];
+
+/// The rule for allocations no other rule matches, such as those on a node
+/// that is initializing and draining.
+pub(crate) static DEFAULT_RULE: Rule = Rule {
+    name: "no-rule-matched",
+    class: Untainted,
+    applies: |_| true,
+};
+
+/// The first rule that applies to `facts`.
+pub(crate) fn classify(facts: &Facts) -> &'static Rule {
+    RULES
+        .iter()
+        .find(|rule| (rule.applies)(facts))
+        .unwrap_or(&DEFAULT_RULE)
+}

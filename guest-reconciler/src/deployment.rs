@@ -1,0 +1,335 @@
+//! The job's deployment during a run: which one is current, its group states, and what changes about it.
+
+use crate::{
+    ids, Deployment, DeploymentGroup, DeploymentStatus, DeploymentUpdate, Evaluation, Job,
+    NewDeployment, Reason, Timestamp, UpdateStrategy,
+};
+
+/// Status descriptions, as Nomad words them, so that tools reading them keep working.
+pub(crate) mod description {
+    pub(crate) const RUNNING: &str = "Deployment is running";
+    pub(crate) const NEEDS_PROMOTION: &str = "Deployment is running but requires manual promotion";
+    pub(crate) const AUTO_PROMOTION: &str = "Deployment is running pending automatic promotion";
+    pub(crate) const SUCCESSFUL: &str = "Deployment completed successfully";
+    pub(crate) const JOB_STOPPED: &str = "Cancelled because job is stopped";
+    pub(crate) const NEWER_JOB: &str = "Cancelled due to newer version of job";
+    pub(crate) const BLOCKED: &str = "Deployment is complete but waiting for peer region";
+    pub(crate) const PENDING: &str = "Deployment is pending, waiting for peer region";
+}
+
+/// Whether a deployment in `status` is still in progress.
+pub(crate) fn is_active(status: DeploymentStatus) -> bool {
+    matches!(
+        status,
+        DeploymentStatus::Running
+            | DeploymentStatus::Paused
+            | DeploymentStatus::Blocked
+            | DeploymentStatus::Unblocking
+            | DeploymentStatus::Initializing
+            | DeploymentStatus::Pending
+    )
+}
+
+/// An update strategy that actually governs a rollout: present with a
+/// non-zero max-parallel.
+pub(crate) fn strategy(update: Option<&UpdateStrategy>) -> Option<&UpdateStrategy> {
+    update.filter(|u| u.max_parallel > 0)
+}
+
+/// The deployment the run works against.
+enum Current<'a> {
+    /// The input's deployment, for the job's current version.
+    Existing(&'a Deployment),
+    /// A deployment this run creates.
+    Created(NewDeployment),
+}
+
+/// The job's deployments as the run sees and changes them.
+pub(crate) struct Deployments<'a> {
+    /// The input's deployment when it is not current: finished, cancelled, or
+    /// of another version of the job.
+    pub(crate) old: Option<&'a Deployment>,
+    current: Option<Current<'a>>,
+    /// The current deployment's group states, as the run updates them.
+    groups: Vec<DeploymentGroup>,
+    /// Status changes of existing deployments.
+    pub(crate) updates: Vec<DeploymentUpdate>,
+}
+
+impl<'a> Deployments<'a> {
+    /// Decides which deployment is current, cancelling the input's deployment
+    /// when the job was stopped or changed version while it was in progress.
+    pub(crate) fn new(job: Option<&Job>, input: Option<&'a Deployment>) -> Self {
+        let mut this = Self {
+            old: None,
+            current: None,
+            groups: Vec::new(),
+            updates: Vec::new(),
+        };
+        let Some(deployment) = input else {
+            return this;
+        };
+        let active = is_active(deployment.status);
+        match job.filter(|j| !j.stopped) {
+            None => {
+                if active {
+                    this.cancel(
+                        deployment,
+                        Reason::DeploymentJobStopped,
+                        description::JOB_STOPPED,
+                        "the job is stopped",
+                    );
+                }
+                this.old = Some(deployment);
+            }
+            Some(job)
+                if deployment.job_create_index != job.create_index
+                    || deployment.job_version != job.version =>
+            {
+                if active {
+                    this.cancel(
+                        deployment,
+                        Reason::DeploymentSuperseded,
+                        description::NEWER_JOB,
+                        &format!(
+                            "it deploys job version {} but the job is at version {}",
+                            deployment.job_version, job.version
+                        ),
+                    );
+                }
+                this.old = Some(deployment);
+            }
+            Some(_) if deployment.status == DeploymentStatus::Successful => {
+                this.old = Some(deployment);
+            }
+            Some(_) => {
+                this.groups = deployment.groups.clone();
+                this.current = Some(Current::Existing(deployment));
+            }
+        }
+        this
+    }
+
+    fn cancel(&mut self, deployment: &Deployment, reason: Reason, description: &str, why: &str) {
+        self.updates.push(DeploymentUpdate {
+            deployment: deployment.id.clone(),
+            status: DeploymentStatus::Cancelled,
+            description: description.to_string(),
+            reason,
+            message: format!("deployment {} is cancelled: {why}", deployment.id),
+        });
+    }
+
+    /// The current deployment's identifier.
+    pub(crate) fn current_id(&self) -> Option<&str> {
+        match self.current.as_ref()? {
+            Current::Existing(d) => Some(&d.id),
+            Current::Created(d) => Some(&d.id),
+        }
+    }
+
+    /// The current deployment's status.
+    pub(crate) fn current_status(&self) -> Option<DeploymentStatus> {
+        match self.current.as_ref()? {
+            Current::Existing(d) => Some(d.status),
+            Current::Created(d) => Some(d.status),
+        }
+    }
+
+    /// The input's deployment when it stays current.
+    pub(crate) fn existing(&self) -> Option<&'a Deployment> {
+        match self.current.as_ref()? {
+            Current::Existing(d) => Some(d),
+            Current::Created(_) => None,
+        }
+    }
+
+    /// Paused by an operator, or a multi-region deployment not yet released:
+    /// nothing new is placed.
+    pub(crate) fn is_paused(&self) -> bool {
+        matches!(
+            self.current_status(),
+            Some(
+                DeploymentStatus::Paused
+                    | DeploymentStatus::Pending
+                    | DeploymentStatus::Initializing
+            )
+        )
+    }
+
+    /// Failed: nothing new is rolled out.
+    pub(crate) fn is_failed(&self) -> bool {
+        self.current_status() == Some(DeploymentStatus::Failed)
+    }
+
+    /// The current deployment's state for `group`.
+    pub(crate) fn group(&self, group: &str) -> Option<&DeploymentGroup> {
+        self.groups.iter().find(|g| g.group == group)
+    }
+
+    /// Sets the current deployment's state for a group.
+    pub(crate) fn put_group(&mut self, state: DeploymentGroup) {
+        match self.groups.iter_mut().find(|g| g.group == state.group) {
+            Some(existing) => *existing = state,
+            None => self.groups.push(state),
+        }
+    }
+
+    /// Every canary placed by the current deployment, in any group.
+    pub(crate) fn current_canaries(&self) -> impl Iterator<Item = &str> {
+        self.groups
+            .iter()
+            .flat_map(|g| g.placed_canaries.iter().map(String::as_str))
+    }
+
+    /// Canaries that must go: the unpromoted ones of the old deployment, and
+    /// those of the current deployment if it failed.
+    pub(crate) fn doomed_canaries(&self) -> Vec<&'a str> {
+        let unpromoted = |d: &'a Deployment| {
+            d.groups
+                .iter()
+                .filter(|g| !g.promoted)
+                .flat_map(|g| g.placed_canaries.iter().map(String::as_str))
+        };
+        let mut doomed: Vec<&'a str> = self.old.into_iter().flat_map(unpromoted).collect();
+        if self.is_failed() {
+            doomed.extend(self.existing().into_iter().flat_map(unpromoted));
+        }
+        doomed
+    }
+
+    /// Creates a deployment for the job's current version, unless one is
+    /// already current.
+    pub(crate) fn create_if_absent(&mut self, job: &Job, eval: &Evaluation, now: Timestamp) {
+        if self.current.is_some() {
+            return;
+        }
+        let id = ids::deployment(&job.id, job.version, job.create_index, &eval.id);
+        self.current = Some(Current::Created(NewDeployment {
+            message: format!("deployment {id} rolls out job version {}", job.version),
+            id,
+            job_id: job.id.clone(),
+            job_version: job.version,
+            job_create_index: job.create_index,
+            job_modify_index: job.modify_index,
+            job_spec_modify_index: job.job_modify_index,
+            multiregion: job.multiregion,
+            status: DeploymentStatus::Running,
+            description: description::RUNNING.to_string(),
+            eval_priority: eval.priority,
+            create_time: now,
+            groups: Vec::new(),
+            reason: Reason::DeploymentCreated,
+        }));
+    }
+
+    /// Records the end of the run: marks a finished deployment, and words the
+    /// description of a created one. Returns the deployment the plan carries.
+    pub(crate) fn finish(
+        &mut self,
+        job: &Job,
+        every_group_complete: bool,
+    ) -> Option<NewDeployment> {
+        let current = self.current.take()?;
+        let (id, status) = match &current {
+            Current::Existing(d) => (d.id.clone(), d.status),
+            Current::Created(d) => (d.id.clone(), d.status),
+        };
+        if every_group_complete {
+            if !job.multiregion {
+                self.record(
+                    &id,
+                    DeploymentStatus::Successful,
+                    Reason::DeploymentComplete,
+                    description::SUCCESSFUL,
+                    "every group is placed and healthy",
+                );
+            } else if !matches!(
+                status,
+                DeploymentStatus::Unblocking | DeploymentStatus::Successful
+            ) {
+                self.record(
+                    &id,
+                    DeploymentStatus::Blocked,
+                    Reason::DeploymentBlocked,
+                    description::BLOCKED,
+                    "this region is done; peer regions are not",
+                );
+            }
+        }
+        if status == DeploymentStatus::Initializing {
+            self.record(
+                &id,
+                DeploymentStatus::Pending,
+                Reason::DeploymentPending,
+                description::PENDING,
+                "its state is computed; it waits for peer regions",
+            );
+        }
+        match current {
+            Current::Created(mut created) => {
+                created.groups = std::mem::take(&mut self.groups);
+                created.description = promotion_description(&created.groups).to_string();
+                Some(created)
+            }
+            Current::Existing(d) if d.status == DeploymentStatus::Initializing => {
+                Some(self.send_in_full(d, job))
+            }
+            Current::Existing(_) => None,
+        }
+    }
+
+    fn record(
+        &mut self,
+        id: &str,
+        status: DeploymentStatus,
+        reason: Reason,
+        description: &str,
+        why: &str,
+    ) {
+        self.updates.push(DeploymentUpdate {
+            deployment: id.to_string(),
+            status,
+            description: description.to_string(),
+            reason,
+            message: format!("deployment {id}: {why}"),
+        });
+    }
+
+    /// A multi-region deployment still initializing, with the group states
+    /// this run computed, so that they are stored.
+    fn send_in_full(&mut self, d: &Deployment, job: &Job) -> NewDeployment {
+        NewDeployment {
+            id: d.id.clone(),
+            job_id: d.job_id.clone(),
+            job_version: d.job_version,
+            job_create_index: d.job_create_index,
+            job_modify_index: job.modify_index,
+            job_spec_modify_index: job.job_modify_index,
+            multiregion: job.multiregion,
+            status: d.status,
+            description: d.description.clone(),
+            eval_priority: 0,
+            create_time: 0,
+            groups: std::mem::take(&mut self.groups),
+            reason: Reason::DeploymentInitializing,
+            message: format!(
+                "deployment {} is initializing; its group states are sent in full",
+                d.id
+            ),
+        }
+    }
+}
+
+/// The description of a new deployment: it says when canaries wait for a
+/// promotion, and whether that promotion is automatic.
+fn promotion_description(groups: &[DeploymentGroup]) -> &'static str {
+    let mut with_canaries = groups.iter().filter(|g| g.desired_canaries > 0);
+    if !groups.iter().any(|g| g.desired_canaries > 0 && !g.promoted) {
+        description::RUNNING
+    } else if with_canaries.all(|g| g.auto_promote) {
+        description::AUTO_PROMOTION
+    } else {
+        description::NEEDS_PROMOTION
+    }
+}

@@ -1,0 +1,79 @@
+//! Canaries: those of a superseded or failed deployment are stopped, those on bad nodes are replaced, the rest are kept.
+
+use super::GroupRun;
+use crate::candidate::Standing;
+use crate::pipeline::Outcome;
+use crate::{Classification, ClientStatus, Reason};
+use std::collections::BTreeSet;
+
+pub(super) fn run(g: &mut GroupRun) -> Outcome {
+    let doomed: BTreeSet<&str> = g.deployments.doomed_canaries().into_iter().collect();
+    let current_id = g.deployments.current_id().map(str::to_string);
+    if doomed.is_empty() && current_id.is_none() {
+        return Outcome::skipped("no deployment has canaries");
+    }
+    let mut cancelled = 0;
+    for i in 0..g.candidates.len() {
+        let c = &g.candidates[i];
+        if !c.tracked || !doomed.contains(c.id()) {
+            continue;
+        }
+        let deployment = c.alloc.spec.deployment.as_deref().unwrap_or("?");
+        let why = if current_id.as_deref() == Some(deployment) {
+            "failed"
+        } else {
+            "was replaced"
+        };
+        let message = format!("canary of deployment {deployment}, which {why}, was never promoted");
+        g.stop(i, Reason::CanaryCancelled, None, message, true);
+        leave(g, i);
+        cancelled += 1;
+    }
+    if current_id.is_none() {
+        return Outcome::done(format!("{cancelled} canaries of old deployments stopped"));
+    }
+    let placed: BTreeSet<String> = g
+        .deployments
+        .current_canaries()
+        .map(str::to_string)
+        .collect();
+    let (mut kept, mut replaced) = (0, 0);
+    for i in 0..g.candidates.len() {
+        let c = &g.candidates[i];
+        if !c.tracked || !placed.contains(c.id()) {
+            continue;
+        }
+        let rule = c.rule_for(g.ctx.now);
+        // These stops are transient churn of a running deployment: Nomad does
+        // not count them.
+        match rule.class {
+            Classification::Migrate => {
+                let message = format!("canary on draining node {} is migrated", c.node.id);
+                g.stop(i, Reason::Migrate, None, message, false);
+                leave(g, i);
+                replaced += 1;
+            }
+            Classification::Lost => {
+                let message = format!("canary on lost node {} is replaced", c.node.id);
+                g.stop(i, Reason::Lost, Some(ClientStatus::Lost), message, false);
+                leave(g, i);
+                replaced += 1;
+            }
+            Classification::Untainted => {
+                g.candidates[i].canary = true;
+                kept += 1;
+            }
+            _ => {}
+        }
+    }
+    Outcome::done(format!(
+        "{cancelled} canaries of old deployments stopped, {replaced} on bad nodes stopped, {kept} kept"
+    ))
+}
+
+/// Takes a stopped canary out of view, keeping the stop as its outcome.
+fn leave(g: &mut GroupRun, i: usize) {
+    let c = &mut g.candidates[i];
+    c.tracked = false;
+    c.standing = Standing::Out;
+}

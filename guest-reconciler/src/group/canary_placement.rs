@@ -1,0 +1,53 @@
+//! Canary placement: a destructive change under an update strategy with canaries first places the canaries it lacks.
+
+use super::GroupRun;
+use crate::pipeline::Outcome;
+use crate::{Placement, Reason};
+
+pub(super) fn run(g: &mut GroupRun) -> Outcome {
+    let Some(update) = g.spec.update.as_ref() else {
+        return Outcome::skipped("no update strategy");
+    };
+    let canary_slots: Vec<u32> = g
+        .candidates
+        .iter()
+        .filter(|c| c.canary)
+        .map(|c| c.index())
+        .collect();
+    let have = canary_slots.len() as u32;
+    g.requires_canaries = !g.destructive.is_empty() && have < update.canary && !g.dstate.promoted;
+    if !g.requires_canaries {
+        g.canarying = g.dstate.desired_canaries != 0 && !g.dstate.promoted;
+        return Outcome::skipped(format!("{have} canaries of {} needed", update.canary));
+    }
+    g.dstate.desired_canaries = update.canary;
+    g.canarying = true;
+    if g.deployments.is_paused() || g.deployments.is_failed() {
+        return Outcome::waiting("the deployment is paused or failed; no canary is placed");
+    }
+    let missing = update.canary - have;
+    g.plan.counters.canary += missing;
+    let replaced: Vec<u32> = g
+        .destructive
+        .iter()
+        .map(|&i| g.candidates[i].index())
+        .collect();
+    for index in g.occupancy.next_canaries(missing, &canary_slots, &replaced) {
+        g.plan.placements.push(Placement {
+            name_index: index,
+            canary: true,
+            previous_allocation: None,
+            reschedule: false,
+            previous_lost: false,
+            downgrade_non_canary: false,
+            min_job_version: 0,
+            reason: Reason::Canary,
+            message: format!(
+                "canary {} of {} for the new version",
+                have + 1,
+                update.canary
+            ),
+        });
+    }
+    Outcome::done(format!("{missing} canaries placed"))
+}

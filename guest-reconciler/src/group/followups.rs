@@ -1,0 +1,78 @@
+//! Follow-ups: expired allocations become lost, and work that must wait gets a follow-up evaluation.
+
+use super::GroupRun;
+use crate::candidate::Standing;
+use crate::followup::{batches, Purpose};
+use crate::pipeline::Outcome;
+use crate::{AllocationUpdate, Reason};
+
+pub(super) fn run(g: &mut GroupRun) -> Outcome {
+    let now = g.ctx.now;
+    for c in g.candidates.iter_mut().filter(|c| c.is(Standing::Expiring)) {
+        c.standing = Standing::Lost;
+    }
+
+    // A client that lost contact stops its allocations itself after a while;
+    // replacing them before that would run two copies at once.
+    let lost_later: Vec<(usize, i64)> = g
+        .positions(Standing::Lost)
+        .into_iter()
+        .filter_map(|i| {
+            let c = &g.candidates[i];
+            let after = c.policy.stop_on_client_after()?;
+            let since = c.observed().first_lost().unwrap_or(now);
+            let due = since
+                .saturating_add(after)
+                .saturating_add(c.policy.max_kill_timeout());
+            (due > now).then_some((i, due))
+        })
+        .collect();
+    g.waiting_for_lost = !lost_later.is_empty();
+    g.create_evals(batches(lost_later), Purpose::LostLater);
+
+    let later: Vec<(usize, i64)> = (0..g.candidates.len())
+        .filter_map(|i| g.candidates[i].reschedule_later.map(|at| (i, at)))
+        .collect();
+    g.rescheduling_later = later.len();
+    let positions: Vec<usize> = later.iter().map(|&(i, _)| i).collect();
+    g.create_evals(batches(later), Purpose::RescheduleLater);
+    for &i in &positions {
+        let c = &g.candidates[i];
+        // A disconnected allocation carries the evaluation on its disconnect
+        // update, a migrating one on its migration stop.
+        if c.disconnected || c.is(Standing::Migrating) {
+            continue;
+        }
+        g.plan.attribute_updates.push(AllocationUpdate {
+            allocation: c.id().to_string(),
+            name_index: c.index(),
+            followup_eval: c.followup.clone(),
+            reason: Reason::RescheduleLater,
+            message: "failed; a follow-up evaluation will replace it".to_string(),
+        });
+    }
+    if !positions.is_empty() {
+        g.plan.counters.reschedule_later = positions.len() as u32;
+    }
+
+    for c in g.candidates.iter().filter(|c| c.disconnected) {
+        g.plan.disconnect_updates.push(AllocationUpdate {
+            allocation: c.id().to_string(),
+            name_index: c.index(),
+            followup_eval: c.followup.clone(),
+            reason: Reason::Disconnect,
+            message: format!("client on node {} disconnected; marked unknown", c.node.id),
+        });
+    }
+
+    let created = g.plan.followup_evals.len();
+    if created == 0 {
+        return Outcome::skipped("nothing waits for later");
+    }
+    let status = if g.waiting_for_lost {
+        Outcome::waiting
+    } else {
+        Outcome::done
+    };
+    status(format!("{created} follow-up evaluations planned"))
+}

@@ -1,0 +1,42 @@
+//! Migration: allocations marked to move are stopped and placed again elsewhere, whatever the deployment's state.
+
+use super::GroupRun;
+use crate::candidate::Standing;
+use crate::pipeline::Outcome;
+use crate::{Placement, Reason};
+
+pub(super) fn run(g: &mut GroupRun) -> Outcome {
+    let migrating = g.positions(Standing::Migrating);
+    if migrating.is_empty() {
+        return Outcome::skipped("nothing to migrate");
+    }
+    g.plan.counters.migrate += migrating.len() as u32;
+    let mut placed = 0;
+    for i in migrating {
+        let c = &g.candidates[i];
+        let transition = c.observed().transition();
+        // Batch work drained without placement, or stopped to be
+        // rescheduled, is not placed again here.
+        let replace =
+            !(g.ctx.is_batch && (transition.reschedule || transition.migrate_disable_placement));
+        let canary = c.observed().is_canary();
+        let placement = replace.then(|| Placement {
+            name_index: c.index(),
+            canary,
+            previous_allocation: Some(c.id().to_string()),
+            reschedule: false,
+            previous_lost: false,
+            downgrade_non_canary: g.canarying && !canary,
+            min_job_version: c.alloc.spec.job_version,
+            reason: Reason::Migrate,
+            message: format!("moves allocation {} off node {}", c.id(), c.node.id),
+        });
+        let message = format!("marked to move off node {}", c.node.id);
+        g.stop(i, Reason::Migrate, None, message, false);
+        if let Some(p) = placement {
+            g.plan.placements.push(p);
+            placed += 1;
+        }
+    }
+    Outcome::done(format!("{placed} allocations moved"))
+}

@@ -1,0 +1,180 @@
+//! Placement: failed allocations are replaced, lost ones replaced up to the count, free slots filled; the deployment decides how much of it happens now.
+
+use super::GroupRun;
+use crate::candidate::{Candidate, Standing};
+use crate::pipeline::Outcome;
+use crate::{ClientStatus, Placement, Reason};
+
+pub(super) fn run(g: &mut GroupRun) -> Outcome {
+    if g.waiting_for_lost {
+        g.proposed.clear();
+    } else {
+        propose(g);
+    }
+    g.ready = !g.deployments.is_paused() && !g.deployments.is_failed() && !g.canarying;
+    if g.ready {
+        let placed = g.proposed.len() as u32;
+        g.plan.counters.place += placed;
+        let proposed = std::mem::take(&mut g.proposed);
+        g.plan
+            .placements
+            .extend(proposed.into_iter().map(|p| p.placement));
+        stop_replaced_failures(g);
+        g.budget -= g.budget.min(i64::from(placed));
+        return Outcome::done(format!("{placed} placements"));
+    }
+    let placed = place_despite_deployment(g);
+    Outcome::waiting(format!(
+        "the deployment holds new work back; {placed} replacements of lost or failed allocations placed anyway"
+    ))
+}
+
+/// The placements the group needs, before the deployment has its say.
+fn propose(g: &mut GroupRun) {
+    let count = g.spec.count;
+    let canarying = g.canarying;
+    let mut proposed: Vec<Proposal> = (0..g.candidates.len())
+        .filter(|&i| g.candidates[i].reschedule_now)
+        .map(|i| {
+            let c = &g.candidates[i];
+            replacement(
+                i,
+                c,
+                canarying,
+                true,
+                format!("replaces failed allocation {}", c.id()),
+            )
+        })
+        .collect();
+    let mut existing =
+        g.count_of(Standing::Untainted) + g.count_of(Standing::Migrating) + g.rescheduling_now();
+    for i in g.positions(Standing::Lost) {
+        if existing >= count as usize {
+            break;
+        }
+        existing += 1;
+        let c = &g.candidates[i];
+        proposed.push(replacement(
+            i,
+            c,
+            canarying,
+            false,
+            format!("replaces lost allocation {}", c.id()),
+        ));
+    }
+    if existing < count as usize {
+        let missing = count - existing as u32;
+        for index in g.occupancy.next(missing) {
+            proposed.push(Proposal {
+                previous: None,
+                placement: Placement {
+                    name_index: index,
+                    canary: false,
+                    previous_allocation: None,
+                    reschedule: false,
+                    previous_lost: false,
+                    downgrade_non_canary: canarying,
+                    min_job_version: 0,
+                    reason: Reason::FillSlot,
+                    message: format!("slot {index} is free; {count} allocations wanted"),
+                },
+            });
+        }
+    }
+    if !g.dstate_existing {
+        g.dstate.desired_total += proposed.len() as u32;
+    }
+    g.proposed = proposed;
+}
+
+/// A placement the group needs, and the candidate it replaces, if any.
+pub(crate) struct Proposal {
+    pub(crate) placement: Placement,
+    pub(crate) previous: Option<usize>,
+}
+
+/// A placement that takes over the slot of candidate `c` at position `i`.
+fn replacement(
+    i: usize,
+    c: &Candidate,
+    canarying: bool,
+    reschedule: bool,
+    message: String,
+) -> Proposal {
+    let canary = c.observed().is_canary();
+    Proposal {
+        previous: Some(i),
+        placement: Placement {
+            name_index: c.index(),
+            canary,
+            previous_allocation: Some(c.id().to_string()),
+            reschedule,
+            previous_lost: !reschedule,
+            downgrade_non_canary: canarying && !canary,
+            min_job_version: c.alloc.spec.job_version,
+            reason: if reschedule {
+                Reason::RescheduleNow
+            } else {
+                Reason::Lost
+            },
+            message,
+        },
+    }
+}
+
+/// Failed allocations replaced now are stopped; disconnected, migrating and
+/// unknown ones are left to their own handling.
+fn stop_replaced_failures(g: &mut GroupRun) {
+    for i in 0..g.candidates.len() {
+        let c = &g.candidates[i];
+        let failed = c.reschedule_now
+            && !c.disconnected
+            && !c.is(Standing::Migrating)
+            && c.observed().client_status != ClientStatus::Unknown;
+        if failed {
+            let message = "failed; a replacement is placed".to_string();
+            g.stop(i, Reason::RescheduleNow, None, message, true);
+        }
+    }
+}
+
+/// While the deployment holds new work back, lost allocations are still
+/// replaced, and so are failed ones that are not part of a failed deployment.
+/// Returns how many placements were made.
+fn place_despite_deployment(g: &mut GroupRun) -> u32 {
+    let proposed = std::mem::take(&mut g.proposed);
+    let lost = g.count_of(Standing::Lost);
+    let mut placed = 0;
+    for p in proposed
+        .iter()
+        .filter(|p| p.placement.previous_lost)
+        .take(lost)
+    {
+        g.plan.placements.push(p.placement.clone());
+        placed += 1;
+    }
+    let failed_deployment = g
+        .deployments
+        .is_failed()
+        .then(|| g.deployments.current_id().map(str::to_string))
+        .flatten();
+    for p in proposed.into_iter().filter(|p| p.placement.reschedule) {
+        let Some(prev) = p.previous else {
+            continue;
+        };
+        if failed_deployment
+            .as_deref()
+            .is_some_and(|d| g.candidates[prev].in_deployment(d))
+        {
+            continue;
+        }
+        g.plan.placements.push(p.placement);
+        placed += 1;
+        if !g.candidates[prev].disconnected {
+            let message = "failed; a replacement is placed".to_string();
+            g.stop(prev, Reason::RescheduleNow, None, message, true);
+        }
+    }
+    g.plan.counters.place += placed;
+    placed
+}

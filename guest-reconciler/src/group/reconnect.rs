@@ -1,0 +1,141 @@
+//! Reconnection: allocations whose client came back either resume, or give way to the replacements placed meanwhile.
+
+use super::GroupRun;
+use crate::candidate::Standing;
+use crate::pipeline::Outcome;
+use crate::reconnect_strategy::{pick, Keep};
+use crate::{AllocationUpdate, ClientStatus, DesiredStatus, Reason, ReconnectStrategy};
+use std::collections::BTreeMap;
+
+pub(super) fn run(g: &mut GroupRun) -> Outcome {
+    let reconnecting = g.positions(Standing::Reconnecting);
+    if reconnecting.is_empty() {
+        return Outcome::skipped("no client came back");
+    }
+    let strategy = g
+        .spec
+        .disconnect
+        .as_ref()
+        .map_or(ReconnectStrategy::BestScore, |d| d.reconcile);
+    let in_view: BTreeMap<&str, usize> = g
+        .candidates
+        .iter()
+        .enumerate()
+        .filter(|(_, c)| c.tracked)
+        .map(|(i, c)| (c.id(), i))
+        .collect();
+    let stops_before = g.plan.stops.len();
+    for &r in &reconnecting {
+        let chain = replacements(g, &in_view, r);
+        settle_reconnecting(g, r, &chain, strategy);
+    }
+    let stopped = g.plan.stops.len() - stops_before;
+    for i in 0..g.candidates.len() {
+        let c = &mut g.candidates[i];
+        let in_working_set = matches!(
+            c.standing,
+            Standing::Untainted | Standing::Migrating | Standing::Lost | Standing::Disconnecting
+        );
+        if c.stopped && (in_working_set || c.is(Standing::Reconnecting)) {
+            c.standing = Standing::Out;
+        }
+    }
+    let mut resumed = 0;
+    for &r in &reconnecting {
+        if g.candidates[r].stopped {
+            continue;
+        }
+        g.candidates[r].standing = Standing::Untainted;
+        if resumes(g, r) {
+            let c = &mut g.candidates[r];
+            let message = format!(
+                "client on node {} reconnected; resume the allocation",
+                c.node.id
+            );
+            c.settle(message.clone());
+            g.plan.reconnect_updates.push(AllocationUpdate {
+                allocation: c.id().to_string(),
+                name_index: c.index(),
+                followup_eval: None,
+                reason: Reason::Reconnect,
+                message,
+            });
+            resumed += 1;
+        }
+    }
+    g.counters().reconnect += resumed;
+    Outcome::done(format!(
+        "{} reconnecting: {resumed} resume, {stopped} allocations stopped",
+        reconnecting.len()
+    ))
+}
+
+/// Decides one reconnecting allocation against its replacements.
+fn settle_reconnecting(g: &mut GroupRun, r: usize, chain: &[usize], strategy: ReconnectStrategy) {
+    let c = &g.candidates[r];
+    let observed = c.observed();
+    if !observed.is_server_terminal() && observed.client_status == ClientStatus::Failed {
+        let message = "failed while its client was disconnected".to_string();
+        g.stop(
+            r,
+            Reason::ReconnectFailed,
+            Some(ClientStatus::Failed),
+            message,
+            true,
+        );
+        return;
+    }
+    if !wanted(g, r) {
+        let message = "its client reconnected, but it is no longer wanted".to_string();
+        g.stop(r, Reason::ReconnectUnwanted, None, message, true);
+        return;
+    }
+    for &x in chain {
+        if g.candidates[x].observed().is_server_terminal() {
+            continue;
+        }
+        let (original, replacement) = (&g.candidates[r], &g.candidates[x]);
+        match pick(strategy, original, replacement, g.ctx.now) {
+            Keep::Replacement => {
+                let message = format!("its replacement {} is kept", replacement.id());
+                g.stop(r, Reason::ReconnectSuperseded, None, message, true);
+            }
+            Keep::Original => {
+                let message = format!("the original {} reconnected and is kept", original.id());
+                g.stop(x, Reason::ReplacementSuperseded, None, message, true);
+            }
+        }
+    }
+}
+
+/// Still desired to run, not asked to move, and of the job's current version.
+fn wanted(g: &GroupRun, r: usize) -> bool {
+    let c = &g.candidates[r];
+    let observed = c.observed();
+    let t = observed.transition();
+    let job = g.ctx.job;
+    observed.desired_status == DesiredStatus::Run
+        && !(t.migrate || t.reschedule || t.force_reschedule)
+        && !c.is_older_than(job.version, job.create_index)
+}
+
+/// Resumed on its client: wanted, and reported running.
+fn resumes(g: &GroupRun, r: usize) -> bool {
+    wanted(g, r) && g.candidates[r].observed().client_status == ClientStatus::Running
+}
+
+/// The chain of replacements of candidate `r`, followed through the
+/// allocations in view until a link is missing, in slot order.
+fn replacements(g: &GroupRun, in_view: &BTreeMap<&str, usize>, r: usize) -> Vec<usize> {
+    let mut chain = Vec::new();
+    let mut next = g.candidates[r].alloc.spec.next_allocation.as_deref();
+    while let Some(&x) = next.and_then(|id| in_view.get(id)) {
+        if x == r || chain.contains(&x) {
+            break;
+        }
+        chain.push(x);
+        next = g.candidates[x].alloc.spec.next_allocation.as_deref();
+    }
+    chain.sort_unstable();
+    chain
+}

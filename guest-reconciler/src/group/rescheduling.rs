@@ -1,0 +1,169 @@
+//! Rescheduling: which failed allocations are replaced now, which later by a follow-up evaluation, and which not at all.
+
+use super::GroupRun;
+use crate::candidate::{Candidate, Standing};
+use crate::pipeline::Outcome;
+use crate::{phrasing, reschedule, ClientStatus, DesiredStatus, ObservedState, Timestamp};
+
+/// Replacements due within this window of `now` are made now, to absorb
+/// clock drift between servers.
+const RESCHEDULE_WINDOW: i64 = 1_000_000_000;
+
+/// What the reschedule screen makes of an allocation before its policy is
+/// consulted.
+#[derive(PartialEq, Eq)]
+pub(super) enum Screen {
+    /// Keep it as it is: it counts and is never rescheduled.
+    Keep,
+    /// Drop it from the reconcile: it neither counts nor is replaced.
+    Drop,
+    /// Consult its reschedule policy.
+    Consider,
+}
+
+/// Nomad's batch and service rules on which allocations may be rescheduled.
+pub(super) fn screen(observed: &ObservedState, is_batch: bool) -> Screen {
+    let transition = observed.transition();
+    if is_batch {
+        if transition.migrate_disable_placement {
+            return Screen::Keep;
+        }
+        if transition.reschedule {
+            return Screen::Consider;
+        }
+        return match observed.desired_status {
+            DesiredStatus::Stop if observed.ran_successfully() => Screen::Keep,
+            DesiredStatus::Stop if observed.last_reschedule_failed() => Screen::Consider,
+            DesiredStatus::Stop | DesiredStatus::Evict => Screen::Drop,
+            DesiredStatus::Run if observed.client_status == ClientStatus::Failed => {
+                Screen::Consider
+            }
+            DesiredStatus::Run => Screen::Keep,
+        };
+    }
+    match observed.desired_status {
+        DesiredStatus::Stop | DesiredStatus::Evict if observed.last_reschedule_failed() => {
+            Screen::Consider
+        }
+        DesiredStatus::Stop | DesiredStatus::Evict => Screen::Drop,
+        DesiredStatus::Run => match observed.client_status {
+            ClientStatus::Complete | ClientStatus::Lost => Screen::Drop,
+            _ => Screen::Consider,
+        },
+    }
+}
+
+/// When an allocation is to be replaced.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub(super) enum Verdict {
+    Now,
+    Later(Timestamp),
+    Stay,
+}
+
+/// What the reschedule policy says of candidate `c`. A disconnecting
+/// allocation counts its delay from now; an unknown one that this evaluation
+/// was created for counts it from when it became unknown.
+pub(super) fn verdict(g: &GroupRun, c: &Candidate, disconnecting: bool) -> Verdict {
+    let observed = c.observed();
+    let transition = observed.transition();
+    if let Some(current) = g.deployments.current_id() {
+        let active = g
+            .deployments
+            .current_status()
+            .is_some_and(crate::deployment::is_active);
+        // An allocation of a deployment in progress is left to the deployment.
+        if c.in_deployment(current) && active && !transition.reschedule {
+            return Verdict::Stay;
+        }
+    }
+    let forced = transition.force_reschedule && observed.is_client_terminal();
+    if disconnecting && !c.policy.replace_on_disconnect() {
+        return if forced { Verdict::Now } else { Verdict::Stay };
+    }
+    if forced {
+        return Verdict::Now;
+    }
+    let (now, eval_id) = (g.ctx.now, g.ctx.eval_id);
+    // An empty evaluation id matches an allocation without a follow-up
+    // evaluation, as in Nomad; its tests rely on it.
+    let followup = observed.followup_eval.as_deref().unwrap_or("");
+    let planned_for_this_eval = followup == eval_id;
+    let next = if disconnecting {
+        reschedule::since(c.policy.reschedule(), observed, now)
+    } else if observed.client_status == ClientStatus::Unknown && planned_for_this_eval {
+        let since = observed.last_unknown().unwrap_or(0);
+        reschedule::since(c.policy.reschedule(), observed, since)
+    } else {
+        reschedule::after_failure(c.policy.reschedule(), observed, g.ctx.is_batch)
+    };
+    if next.eligible && (planned_for_this_eval || next.at.saturating_sub(now) <= RESCHEDULE_WINDOW)
+    {
+        Verdict::Now
+    } else if next.eligible && followup.is_empty() {
+        Verdict::Later(next.at)
+    } else {
+        Verdict::Stay
+    }
+}
+
+/// An allocation that failed and was already replaced is not replaced again.
+pub(super) fn already_replaced(c: &Candidate) -> bool {
+    c.alloc.spec.next_allocation.is_some() && c.observed().is_terminal()
+}
+
+pub(super) fn run(g: &mut GroupRun) -> Outcome {
+    let (mut now, mut later, mut dropped) = (0, 0, 0);
+    for i in 0..g.candidates.len() {
+        let c = &g.candidates[i];
+        let migrating = c.is(Standing::Migrating);
+        if !(c.is(Standing::Untainted) || migrating) {
+            continue;
+        }
+        if already_replaced(c) {
+            if !migrating {
+                let next = c.alloc.spec.next_allocation.as_deref().unwrap_or_default();
+                g.candidates[i].drop_out(format!("already replaced by {next}"));
+                dropped += 1;
+            }
+            continue;
+        }
+        match screen(c.observed(), g.ctx.is_batch) {
+            Screen::Keep => continue,
+            Screen::Drop if !migrating => {
+                g.candidates[i].drop_out("stopped or finished; neither counted nor replaced");
+                dropped += 1;
+                continue;
+            }
+            Screen::Drop => continue,
+            Screen::Consider => {}
+        }
+        let verdict = verdict(g, &g.candidates[i], false);
+        let c = &mut g.candidates[i];
+        match verdict {
+            Verdict::Now => {
+                c.reschedule_now = true;
+                if !migrating {
+                    c.standing = Standing::Rescheduled;
+                }
+                c.settle("failed; replaced now");
+                now += 1;
+            }
+            Verdict::Later(at) => {
+                c.reschedule_later = Some(at);
+                c.settle(format!(
+                    "failed; replaced {}",
+                    phrasing::relative(at, g.ctx.now)
+                ));
+                later += 1;
+            }
+            Verdict::Stay => {}
+        }
+    }
+    if now + later + dropped == 0 {
+        return Outcome::skipped("no failed allocation to reschedule");
+    }
+    Outcome::done(format!(
+        "{now} to replace now, {later} to replace later, {dropped} out of play"
+    ))
+}

@@ -1,0 +1,49 @@
+//! Screening: allocations the server already stopped, and finished batch work of older versions, leave the reconcile.
+
+use super::GroupRun;
+use crate::candidate::{Candidate, Standing};
+use crate::pipeline::Outcome;
+
+/// Takes out allocations the server already stopped. Batch allocations stay
+/// unless they are to be rescheduled, so that finished work keeps counting
+/// toward the group and is not run again. Returns how many were taken out.
+pub(crate) fn server_stopped(candidates: &mut [Candidate], is_batch: bool) -> usize {
+    let mut taken_out = 0;
+    for c in candidates.iter_mut() {
+        let observed = c.observed();
+        let kept_as_done = is_batch && !observed.transition().reschedule;
+        if observed.is_server_terminal() && !kept_as_done {
+            c.untrack("already stopped by the server; nothing to decide");
+            taken_out += 1;
+        }
+    }
+    taken_out
+}
+
+/// Screens the group's candidates.
+pub(super) fn run(g: &mut GroupRun) -> Outcome {
+    let stopped = server_stopped(&mut g.candidates, g.ctx.is_batch);
+    let mut old = 0;
+    if g.ctx.is_batch {
+        let (version, create_index) = (g.ctx.job.version, g.ctx.job.create_index);
+        for c in g.candidates.iter_mut().filter(|c| c.tracked) {
+            if c.observed().is_terminal() && c.is_older_than(version, create_index) {
+                c.untrack(format!(
+                    "finished under job version {}; ignored",
+                    c.alloc.spec.job_version
+                ));
+                c.standing = Standing::Ignored;
+                old += 1;
+            }
+        }
+    }
+    g.counters().ignore += old as u32;
+    let total = g.candidates.len();
+    if stopped + old == 0 {
+        return Outcome::skipped(format!("all {total} allocations are in play"));
+    }
+    Outcome::done(format!(
+        "{} of {total} allocations in play; {stopped} already stopped by the server, {old} finished under an older version",
+        total - stopped - old
+    ))
+}

@@ -1,0 +1,181 @@
+//! Surplus: lost allocations are stopped, and when more allocations claim slots than the count allows, slots give up their claims, highest first.
+
+use super::GroupRun;
+use crate::candidate::Standing;
+use crate::occupancy::Occupancy;
+use crate::pipeline::Outcome;
+use crate::{ClientStatus, Reason};
+
+pub(super) fn run(g: &mut GroupRun) -> Outcome {
+    let count = g.spec.count;
+    let claims = g
+        .candidates
+        .iter()
+        .filter(|c| {
+            c.reschedule_now
+                || matches!(
+                    c.standing,
+                    Standing::Untainted
+                        | Standing::Migrating
+                        | Standing::Lost
+                        | Standing::Rescheduled
+                )
+        })
+        .map(|c| c.index());
+    g.occupancy = Occupancy::new(count, claims);
+    g.canarying = g.dstate.desired_canaries != 0 && !g.dstate.promoted;
+
+    let lost = g.positions(Standing::Lost);
+    for &i in &lost {
+        let message = lost_because(g, i);
+        g.stop(i, Reason::Lost, Some(ClientStatus::Lost), message, true);
+    }
+
+    // Unknown allocations hold their slot but do not count as running, and
+    // canaries awaiting promotion are not counted against the old version.
+    let counted = g
+        .positions(Standing::Untainted)
+        .into_iter()
+        .filter(|&i| {
+            g.is_working(i) && g.candidates[i].observed().client_status != ClientStatus::Unknown
+        })
+        .count();
+    let excess = counted as i64 + g.count_of(Standing::Migrating) as i64 - i64::from(count);
+    if excess <= 0 {
+        return Outcome::done(format!(
+            "{} lost stopped; no surplus for a count of {count}",
+            lost.len()
+        ));
+    }
+    let mut surplus = Surplus {
+        remaining: excess as u32,
+        stopped: 0,
+    };
+    if !g.canarying {
+        give_up_canary_slots(g, &mut surplus);
+    }
+    give_up_migrating(g, &mut surplus);
+    if !surplus.done() {
+        let highest = g.occupancy.highest(surplus.remaining);
+        for index in highest {
+            let message = format!("slot {index} is beyond the {count} slots the group keeps");
+            give_up(g, index, &mut surplus, Reason::ScaleDown, &message, |_| {
+                true
+            });
+        }
+    }
+    // The highest slots may be held by lost or failed allocations, and a slot
+    // may be claimed twice: whatever surplus remains goes from the top.
+    let slots = g.slots.all(count);
+    for &index in slots.iter().rev() {
+        let message = format!("slot {index} is surplus; the group keeps {count} allocations");
+        give_up(g, index, &mut surplus, Reason::ScaleDown, &message, |_| {
+            true
+        });
+    }
+    Outcome::done(format!(
+        "{} lost stopped; {} surplus stopped for a count of {count}",
+        lost.len(),
+        surplus.stopped
+    ))
+}
+
+/// After promotion, an old allocation sharing its slot with a canary goes first.
+fn give_up_canary_slots(g: &mut GroupRun, surplus: &mut Surplus) {
+    let mut canary_slots: Vec<u32> = g
+        .candidates
+        .iter()
+        .filter(|c| c.canary)
+        .map(|c| c.index())
+        .collect();
+    canary_slots.dedup();
+    for &index in canary_slots.iter().rev() {
+        let message = format!("slot {index} is held by a promoted canary");
+        give_up(g, index, surplus, Reason::CanaryPromoted, &message, |c| {
+            !c.canary
+        });
+    }
+}
+
+/// Allocations about to migrate are cheaper to drop than running ones: the
+/// highest slots among them stop instead of moving.
+fn give_up_migrating(g: &mut GroupRun, surplus: &mut Surplus) {
+    let migrating = g.positions(Standing::Migrating);
+    if surplus.done() || migrating.is_empty() {
+        return;
+    }
+    let count = g.spec.count;
+    let mut moving = Occupancy::new(count, migrating.iter().map(|&i| g.candidates[i].index()));
+    for index in moving.highest(surplus.remaining) {
+        for i in g.slots.claimants(index).rev() {
+            if surplus.done() || !g.candidates[i].is(Standing::Migrating) {
+                continue;
+            }
+            let message =
+                format!("slot {index} is beyond the {count} slots the group keeps; not migrated");
+            surplus.take(g, i, Reason::ScaleDown, message);
+            g.candidates[i].standing = Standing::Out;
+            g.occupancy.release(index);
+        }
+    }
+}
+
+/// Stops the working claimants of slot `index` that `which` selects, newest
+/// first, while surplus remains.
+fn give_up(
+    g: &mut GroupRun,
+    index: u32,
+    surplus: &mut Surplus,
+    reason: Reason,
+    message: &str,
+    which: impl Fn(&crate::candidate::Candidate) -> bool,
+) {
+    for i in g.slots.claimants(index).rev() {
+        let c = &g.candidates[i];
+        if surplus.done()
+            || !g.is_working(i)
+            || c.stopped
+            || c.observed().is_server_terminal()
+            || !which(c)
+        {
+            continue;
+        }
+        surplus.take(g, i, reason, message.to_string());
+        g.candidates[i].standing = Standing::Out;
+    }
+}
+
+/// How many more claims must go, and how many went.
+struct Surplus {
+    remaining: u32,
+    stopped: u32,
+}
+
+impl Surplus {
+    fn done(&self) -> bool {
+        self.remaining == 0
+    }
+
+    fn take(&mut self, g: &mut GroupRun, i: usize, reason: Reason, message: String) {
+        g.stop(i, reason, None, message, true);
+        self.remaining -= 1;
+        self.stopped += 1;
+    }
+}
+
+/// Why candidate `i` is lost, from the rule that classified it.
+fn lost_because(g: &GroupRun, i: usize) -> String {
+    let c = &g.candidates[i];
+    let node = &c.node.id;
+    match c.rule.map(|r| r.name) {
+        Some("node-gone") => format!("node {node} is no longer known; the allocation is lost"),
+        Some("disconnected-while-pending") => {
+            format!("node {node} disconnected before the allocation started")
+        }
+        Some("disconnected-without-grace") => {
+            format!("node {node} disconnected and the group allows no time to reconnect")
+        }
+        Some("unknown-past-lost-after") => "unknown for longer than lost-after".to_string(),
+        _ => format!("node {node} is down; the allocation is lost"),
+    }
+}

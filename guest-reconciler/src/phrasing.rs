@@ -1,0 +1,65 @@
+//! How numbers read in messages: durations and times relative to now.
+
+use crate::{Duration, Timestamp};
+
+const UNITS: [(i64, &str); 4] = [
+    (3_600_000_000_000, "h"),
+    (60_000_000_000, "m"),
+    (1_000_000_000, "s"),
+    (1_000_000, "ms"),
+];
+
+/// A duration in its largest units, like `1h30m` or `250ms`.
+pub(crate) fn duration(d: Duration) -> String {
+    if d == 0 {
+        return "0s".to_string();
+    }
+    let mut out = String::new();
+    if d < 0 {
+        out.push('-');
+    }
+    let mut rest = d.unsigned_abs();
+    for (size, unit) in UNITS {
+        let size = size as u64;
+        if rest >= size {
+            out.push_str(&format!("{}{unit}", rest / size));
+            rest %= size;
+        }
+    }
+    if rest > 0 {
+        out.push_str(&format!("{rest}ns"));
+    }
+    out
+}
+
+/// A time as seen from `now`, like `in 15s` or `10m ago`.
+pub(crate) fn relative(at: Timestamp, now: Timestamp) -> String {
+    let delta = at.saturating_sub(now);
+    match delta {
+        0 => "now".to_string(),
+        d if d > 0 => format!("in {}", duration(d)),
+        d => format!("{} ago", duration(d.saturating_neg())),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn durations_read_in_their_largest_units() {
+        assert_eq!(duration(0), "0s");
+        assert_eq!(duration(90 * 60_000_000_000), "1h30m");
+        assert_eq!(duration(15_000_000_000), "15s");
+        assert_eq!(duration(250_000_000), "250ms");
+        assert_eq!(duration(300), "300ns");
+        assert_eq!(duration(-5_000_000_000), "-5s");
+    }
+
+    #[test]
+    fn times_read_relative_to_now() {
+        assert_eq!(relative(15_000_000_000, 0), "in 15s");
+        assert_eq!(relative(0, 600_000_000_000), "10m ago");
+        assert_eq!(relative(7, 7), "now");
+    }
+}

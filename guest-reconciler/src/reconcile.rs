@@ -1,0 +1,232 @@
+//! The reconcile of a whole job: which deployment is current, then every group, then the deployment's status.
+
+use crate::candidate::Candidate;
+use crate::deployment::Deployments;
+use crate::group::{Context, GroupRun};
+use crate::pipeline::{self, Outcome, Reporting, Step};
+use crate::policy::{GroupVersions, Policy};
+use crate::retire::{retire, Retirement};
+use crate::{
+    validation, GroupAllocations, GroupPlan, InputError, Job, JobType, NewDeployment, Plan,
+    ReconcileInput, StepReport, StepStatus,
+};
+
+/// Decides what must change for the job described by `input`.
+///
+/// # Errors
+/// When the input is inconsistent; the error names the offending field.
+///
+/// # Guarantees
+/// Pure and deterministic: the same input gives the same plan. Every
+/// allocation the plan names is in the input, and none is stopped twice.
+pub fn reconcile(input: &ReconcileInput) -> Result<Plan, InputError> {
+    validation::check(input)?;
+    let mut run = JobRun {
+        input,
+        job: input.job.as_ref(),
+        deployments: Deployments::new(None, None),
+        groups: Vec::new(),
+        complete: true,
+        deployment: None,
+        reports: vec![StepReport {
+            step: "validate".into(),
+            group: None,
+            status: StepStatus::Done,
+            message: format!(
+                "{} allocations in {} groups on {} nodes",
+                input
+                    .allocations
+                    .iter()
+                    .map(|g| g.allocations.len())
+                    .sum::<usize>(),
+                input.allocations.len(),
+                input.nodes.len()
+            ),
+        }],
+    };
+    pipeline::run(&mut run, &steps());
+    Ok(Plan {
+        groups: run.groups,
+        deployment: run.deployment,
+        deployment_updates: run.deployments.updates,
+        steps: run.reports,
+        ext: input.ext.clone(),
+    })
+}
+
+struct JobRun<'a> {
+    input: &'a ReconcileInput,
+    job: Option<&'a Job>,
+    deployments: Deployments<'a>,
+    groups: Vec<GroupPlan>,
+    complete: bool,
+    deployment: Option<NewDeployment>,
+    reports: Vec<StepReport>,
+}
+
+impl Reporting for JobRun<'_> {
+    fn reports(&mut self) -> &mut Vec<StepReport> {
+        &mut self.reports
+    }
+
+    fn group(&self) -> Option<String> {
+        None
+    }
+}
+
+/// The job-wide steps, in order.
+fn steps<'a>() -> [Step<JobRun<'a>>; 4] {
+    [
+        Step {
+            name: "deployment",
+            run: current_deployment,
+        },
+        Step {
+            name: "stop-job",
+            run: stop_job,
+        },
+        Step {
+            name: "groups",
+            run: groups,
+        },
+        Step {
+            name: "deployment-status",
+            run: deployment_status,
+        },
+    ]
+}
+
+fn current_deployment(run: &mut JobRun) -> Outcome {
+    run.deployments = Deployments::new(run.job, run.input.deployment.as_ref());
+    match (run.deployments.current_id(), run.deployments.old) {
+        (Some(id), _) => Outcome::done(format!("deployment {id} is current")),
+        (None, Some(old)) => Outcome::done(format!("deployment {} is no longer current", old.id)),
+        (None, None) => Outcome::skipped("the job has no deployment"),
+    }
+}
+
+fn stop_job(run: &mut JobRun) -> Outcome {
+    if run.job.is_some_and(|j| !j.stopped) {
+        return Outcome::skipped("the job runs");
+    }
+    let (input, job) = (run.input, run.job);
+    for name in group_names(input, job) {
+        let mut candidates = gather(input, job, name);
+        for c in candidates.iter_mut() {
+            if c.observed().is_terminal() {
+                c.untrack("already terminal; nothing to stop");
+            }
+        }
+        let plan = retire(
+            name,
+            &mut candidates,
+            Retirement::JobStopped,
+            input.now,
+            input.explain,
+        );
+        run.groups.push(plan);
+    }
+    let why = if job.is_some() { "stopped" } else { "gone" };
+    Outcome::done(format!("the job is {why}; every allocation is stopped")).and_finish()
+}
+
+fn groups(run: &mut JobRun) -> Outcome {
+    let (input, Some(job)) = (run.input, run.job) else {
+        return Outcome::skipped("no job");
+    };
+    let ctx = Context {
+        job,
+        eval_id: &input.eval.id,
+        eval_priority: input.eval.priority,
+        now: input.now,
+        is_batch: job.kind == JobType::Batch,
+        explain: input.explain,
+    };
+    let mut reports = std::mem::take(&mut run.reports);
+    for name in group_names(input, Some(job)) {
+        let mut candidates = gather(input, Some(job), name);
+        let spec = job.groups.iter().find(|g| g.name == name);
+        let plan = match spec {
+            Some(spec) if spec.count > 0 => {
+                let (plan, complete) =
+                    GroupRun::new(&ctx, &mut run.deployments, spec, candidates).run(&mut reports);
+                run.complete &= complete;
+                plan
+            }
+            _ => {
+                crate::group::screen::server_stopped(&mut candidates, ctx.is_batch);
+                let why = match spec {
+                    Some(_) => Retirement::ScaledToZero,
+                    None => Retirement::GroupRemoved,
+                };
+                let plan = retire(name, &mut candidates, why, input.now, input.explain);
+                reports.push(StepReport {
+                    step: "retire".into(),
+                    group: Some(name.to_string()),
+                    status: StepStatus::Done,
+                    message: format!("{} allocations stopped", plan.stops.len()),
+                });
+                plan
+            }
+        };
+        run.groups.push(plan);
+    }
+    run.reports = reports;
+    Outcome::done(format!("{} groups reconciled", run.groups.len()))
+}
+
+fn deployment_status(run: &mut JobRun) -> Outcome {
+    let Some(job) = run.job else {
+        return Outcome::skipped("no job");
+    };
+    run.deployment = run.deployments.finish(job, run.complete);
+    match &run.deployment {
+        Some(d) => Outcome::done(d.message.clone()),
+        None if run.deployments.updates.is_empty() => Outcome::skipped("no deployment change"),
+        None => Outcome::done(format!(
+            "{} deployment updates",
+            run.deployments.updates.len()
+        )),
+    }
+}
+
+/// The groups to reconcile: the job's, in its order, then those only
+/// allocations still name, in input order.
+fn group_names<'a>(input: &'a ReconcileInput, job: Option<&'a Job>) -> Vec<&'a str> {
+    let mut names: Vec<&str> = job
+        .map(|j| j.groups.iter().map(|g| g.name.as_str()).collect())
+        .unwrap_or_default();
+    for g in &input.allocations {
+        if !names.contains(&g.group.as_str()) {
+            names.push(&g.group);
+        }
+    }
+    names
+}
+
+/// The candidates of group `name`, sorted by slot, then by creation, then by
+/// identifier: the order every later tie is broken in.
+fn gather<'a>(input: &'a ReconcileInput, job: Option<&'a Job>, name: &str) -> Vec<Candidate<'a>> {
+    let versions = GroupVersions::new(job, name);
+    let allocations = input
+        .allocations
+        .iter()
+        .find(|g| g.group == name)
+        .map_or(&[][..], |g: &GroupAllocations| &g.allocations);
+    let mut candidates: Vec<Candidate<'a>> = allocations
+        .iter()
+        .map(|a| {
+            // Validation guarantees the node exists.
+            let node = &input.nodes[a.spec.node as usize];
+            Candidate::new(a, node, Policy::new(versions.for_allocation(&a.spec)))
+        })
+        .collect();
+    candidates.sort_by(|a, b| {
+        (a.index(), a.alloc.spec.create_index, a.id()).cmp(&(
+            b.index(),
+            b.alloc.spec.create_index,
+            b.id(),
+        ))
+    });
+    candidates
+}

@@ -1,0 +1,68 @@
+//! Retiring: every allocation of a stopped job, a removed group or a group scaled to zero is stopped.
+
+use crate::candidate::Candidate;
+use crate::group::empty_plan;
+use crate::{Classification, ClientStatus, GroupPlan, Reason, Timestamp};
+
+/// Why a group's allocations all go.
+#[derive(Clone, Copy)]
+pub(crate) enum Retirement {
+    JobStopped,
+    GroupRemoved,
+    ScaledToZero,
+}
+
+impl Retirement {
+    fn reason(self) -> Reason {
+        match self {
+            Retirement::JobStopped => Reason::JobStopped,
+            Retirement::GroupRemoved => Reason::GroupRemoved,
+            Retirement::ScaledToZero => Reason::GroupScaledToZero,
+        }
+    }
+
+    fn because(self, group: &str) -> String {
+        match self {
+            Retirement::JobStopped => "the job is stopped".to_string(),
+            Retirement::GroupRemoved => format!("group {group} no longer exists in the job"),
+            Retirement::ScaledToZero => format!("group {group} is scaled to zero"),
+        }
+    }
+}
+
+/// Stops every candidate still in view. The stop counter counts all of them,
+/// as Nomad does, even those it leaves alone because they already finished.
+pub(crate) fn retire(
+    group: &str,
+    candidates: &mut [Candidate],
+    why: Retirement,
+    now: Timestamp,
+    explain: bool,
+) -> GroupPlan {
+    let mut plan = empty_plan(group);
+    let because = why.because(group);
+    for c in candidates.iter_mut().filter(|c| c.tracked) {
+        let rule = c.rule_for(now);
+        c.classify(rule);
+        plan.counters.stop += 1;
+        let entry = match rule.class {
+            Classification::Lost => {
+                let message = format!("{because}; node {} is lost", c.node.id);
+                c.stop(Reason::Lost, Some(ClientStatus::Lost), message)
+            }
+            Classification::Ignore | Classification::Expiring
+                if c.observed().client_status != ClientStatus::Unknown =>
+            {
+                c.settle(format!("{because}; nothing left to stop"));
+                continue;
+            }
+            _ => c.stop(why.reason(), None, because.clone()),
+        };
+        plan.stops.push(entry);
+    }
+    if explain {
+        let slots = crate::slot::Slots::new(candidates);
+        plan.slots = crate::explain::slots(0, &slots, candidates, &plan);
+    }
+    plan
+}

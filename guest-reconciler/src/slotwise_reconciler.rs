@@ -1,0 +1,37 @@
+//! The slotwise reconciler: given a job, its allocations and their nodes, decides what must change.
+//!
+//! Each task group is a set of slots, one per name index. Existing
+//! allocations are candidates of their slot; every candidate is classified by
+//! one ordered rule table; then an ordered pipeline of named steps decides,
+//! slot by slot, what to place, stop, update, migrate or reschedule. The
+//! semantics are those of HashiCorp Nomad's cluster reconciler; see
+//! `docs/nomad-differences.md` for the few deliberate deviations.
+//!
+//! The same crate is a plain Rust library and, built for
+//! `wasm32-unknown-unknown`, a WebAssembly component with no imports.
+
+mod allocation;
+mod candidate;
+mod classification;
+mod component;
+mod deployment;
+mod explain;
+mod followup;
+mod group;
+mod ids;
+mod names;
+mod occupancy;
+mod phrasing;
+mod pipeline;
+mod policy;
+mod reconcile;
+mod reconnect_strategy;
+mod reschedule;
+mod retire;
+mod slot;
+mod validation;
+mod wit;
+
+pub use reconcile::reconcile;
+pub use validation::{MAX_COUNT, MAX_NAME_INDEX};
+pub use wit::exports::slotwise::reconciler::types::*;

@@ -1,0 +1,164 @@
+//! Input checks: an inconsistent input is refused with the path of the offending field, never half-reconciled.
+
+use crate::{Duration, InputError, ReconcileInput, TaskGroup};
+use std::collections::BTreeMap;
+
+/// The largest group count accepted. Larger counts are almost certainly
+/// mistakes, and would make plans of millions of placements.
+pub const MAX_COUNT: u32 = 1_000_000;
+
+/// The largest name index accepted, for the same reason.
+pub const MAX_NAME_INDEX: u32 = MAX_COUNT;
+
+fn error(field: String, message: String) -> InputError {
+    InputError { field, message }
+}
+
+/// Checks that `input` is consistent.
+///
+/// # Errors
+/// The first inconsistency found, with the path of its field.
+pub fn check(input: &ReconcileInput) -> Result<(), InputError> {
+    if let Some(job) = &input.job {
+        if job.id != input.job_id {
+            return Err(error(
+                "job.id".into(),
+                format!("`{}` differs from job-id `{}`", job.id, input.job_id),
+            ));
+        }
+        check_groups(&job.groups, "job.groups")?;
+        for (v, past) in job.history.iter().enumerate() {
+            check_groups(&past.groups, &format!("job.history[{v}].groups"))?;
+        }
+    }
+    unique(
+        input.nodes.iter().map(|n| n.id.as_str()),
+        |i| format!("nodes[{i}].id"),
+        "node",
+    )?;
+    unique(
+        input.allocations.iter().map(|g| g.group.as_str()),
+        |i| format!("allocations[{i}].group"),
+        "group",
+    )?;
+    check_allocations(input)?;
+    if let Some(deployment) = &input.deployment {
+        if deployment.job_id != input.job_id {
+            return Err(error(
+                "deployment.job-id".into(),
+                format!(
+                    "the deployment is for job `{}`, not `{}`",
+                    deployment.job_id, input.job_id
+                ),
+            ));
+        }
+        unique(
+            deployment.groups.iter().map(|g| g.group.as_str()),
+            |i| format!("deployment.groups[{i}].group"),
+            "group",
+        )?;
+    }
+    Ok(())
+}
+
+fn check_allocations(input: &ReconcileInput) -> Result<(), InputError> {
+    let mut seen: BTreeMap<&str, (usize, usize)> = BTreeMap::new();
+    for (g, group) in input.allocations.iter().enumerate() {
+        for (a, alloc) in group.allocations.iter().enumerate() {
+            let at = |field: &str| format!("allocations[{g}].allocations[{a}].spec.{field}");
+            let spec = &alloc.spec;
+            if spec.id.is_empty() {
+                return Err(error(at("id"), "must not be empty".into()));
+            }
+            if let Some((g0, a0)) = seen.insert(&spec.id, (g, a)) {
+                return Err(error(
+                    at("id"),
+                    format!(
+                        "`{}` is also the id of allocations[{g0}].allocations[{a0}]",
+                        spec.id
+                    ),
+                ));
+            }
+            if spec.node as usize >= input.nodes.len() {
+                return Err(error(
+                    at("node"),
+                    format!(
+                        "{} is not a node: the input lists {} nodes",
+                        spec.node,
+                        input.nodes.len()
+                    ),
+                ));
+            }
+            if spec.name_index > MAX_NAME_INDEX {
+                return Err(error(
+                    at("name-index"),
+                    format!("{} exceeds the limit of {MAX_NAME_INDEX}", spec.name_index),
+                ));
+            }
+        }
+    }
+    Ok(())
+}
+
+fn check_groups(groups: &[TaskGroup], path: &str) -> Result<(), InputError> {
+    unique(
+        groups.iter().map(|g| g.name.as_str()),
+        |i| format!("{path}[{i}].name"),
+        "group",
+    )?;
+    for (i, group) in groups.iter().enumerate() {
+        let at = |field: &str| format!("{path}[{i}].{field}");
+        if group.name.is_empty() {
+            return Err(error(at("name"), "must not be empty".into()));
+        }
+        if group.count > MAX_COUNT {
+            return Err(error(
+                at("count"),
+                format!("{} exceeds the limit of {MAX_COUNT}", group.count),
+            ));
+        }
+        let mut durations: Vec<(String, Duration)> = Vec::new();
+        if let Some(u) = &group.update {
+            durations.push((at("update.progress-deadline"), u.progress_deadline));
+        }
+        if let Some(r) = &group.reschedule {
+            durations.push((at("reschedule.interval"), r.interval));
+            durations.push((at("reschedule.delay"), r.delay));
+            durations.push((at("reschedule.max-delay"), r.max_delay));
+        }
+        if let Some(d) = &group.disconnect {
+            durations.push((at("disconnect.lost-after"), d.lost_after));
+            if let Some(after) = d.stop_on_client_after {
+                durations.push((at("disconnect.stop-on-client-after"), after));
+            }
+        }
+        for (t, task) in group.tasks.iter().enumerate() {
+            durations.push((at(&format!("tasks[{t}].kill-timeout")), task.kill_timeout));
+        }
+        if let Some((field, d)) = durations.into_iter().find(|(_, d)| *d < 0) {
+            return Err(error(
+                field,
+                format!("{d} is negative; durations cannot be"),
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// Refuses the second occurrence of a name.
+fn unique<'a>(
+    names: impl Iterator<Item = &'a str>,
+    field: impl Fn(usize) -> String,
+    what: &str,
+) -> Result<(), InputError> {
+    let mut seen: BTreeMap<&str, usize> = BTreeMap::new();
+    for (i, name) in names.enumerate() {
+        if let Some(first) = seen.insert(name, i) {
+            return Err(error(
+                field(i),
+                format!("{what} `{name}` is listed twice (first at position {first})"),
+            ));
+        }
+    }
+    Ok(())
+}

@@ -1,0 +1,202 @@
+//! Running the reconciler component: loading it once, then a fresh instance for every reconcile.
+
+use crate::transcode::{transcode, TranscodeError};
+use crate::wit;
+use sha2::{Digest, Sha256};
+use slotwise_reconciler as core;
+use std::path::{Path, PathBuf};
+use wasmtime::component::{Component, Linker};
+use wasmtime::{Config, Engine, InstanceAllocationStrategy, PoolingAllocationConfig, Store, Trap};
+
+/// What can go wrong running the component.
+#[derive(Debug, thiserror::Error)]
+pub enum HostError {
+    /// The component could not be read or compiled.
+    #[error("cannot load the reconciler component {path}: {message}")]
+    Load { path: PathBuf, message: String },
+    /// The engine could not be configured.
+    #[error("cannot set up the engine: {0}")]
+    Engine(String),
+    /// The component trapped; its instance was discarded.
+    #[error("the reconciler component trapped: {0}")]
+    Trap(String),
+    /// The component failed for another reason.
+    #[error("the reconciler component failed: {0}")]
+    Call(String),
+    /// Values could not cross between the library's and the host's types.
+    #[error(transparent)]
+    Transcode(#[from] TranscodeError),
+}
+
+/// Keep this much of a pooled instance's memory mapped between reconciles,
+/// so that small reconciles do not fault pages in again.
+const KEEP_RESIDENT: usize = 1 << 20;
+
+/// How many instances may exist at once in one engine.
+const POOLED_INSTANCES: u32 = 64;
+
+/// The reconciler component, compiled and ready to instantiate.
+pub struct ComponentReconciler {
+    engine: Engine,
+    pre: wit::ReconcilerPre<()>,
+}
+
+impl ComponentReconciler {
+    /// Loads a component from a `.wasm` file, or a precompiled `.cwasm` one.
+    /// A `.wasm` file is compiled once and the result cached beside it,
+    /// keyed by its content and the engine's settings.
+    ///
+    /// # Errors
+    /// When the file cannot be read, is not the reconciler component, or
+    /// cannot be compiled.
+    pub fn load(path: &Path) -> Result<Self, HostError> {
+        let engine = engine()?;
+        let load_error = |message: String| HostError::Load {
+            path: path.to_path_buf(),
+            message,
+        };
+        let component = if path.extension().is_some_and(|e| e == "cwasm") {
+            // SAFETY: precompiled artifacts are trusted; slotwise writes them
+            // itself and wasmtime checks they match this engine.
+            unsafe { Component::deserialize_file(&engine, path) }
+                .map_err(|e| load_error(e.to_string()))?
+        } else {
+            let bytes = std::fs::read(path).map_err(|e| load_error(e.to_string()))?;
+            cached_compile(&engine, path, &bytes).map_err(load_error)?
+        };
+        Self::from_component(engine, &component).map_err(load_error)
+    }
+
+    /// Compiles a component from its bytes, without caching.
+    ///
+    /// # Errors
+    /// When the bytes are not the reconciler component.
+    pub fn from_bytes(bytes: &[u8]) -> Result<Self, HostError> {
+        let engine = engine()?;
+        let component = Component::new(&engine, bytes).map_err(|e| HostError::Load {
+            path: PathBuf::from("<bytes>"),
+            message: e.to_string(),
+        })?;
+        Self::from_component(engine, &component).map_err(|message| HostError::Load {
+            path: PathBuf::from("<bytes>"),
+            message,
+        })
+    }
+
+    fn from_component(engine: Engine, component: &Component) -> Result<Self, String> {
+        let linker: Linker<()> = Linker::new(&engine);
+        let pre = linker
+            .instantiate_pre(component)
+            .map_err(|e| e.to_string())?;
+        let pre = wit::ReconcilerPre::new(pre).map_err(|e| e.to_string())?;
+        Ok(Self { engine, pre })
+    }
+
+    /// Runs one reconcile in a fresh instance.
+    ///
+    /// # Errors
+    /// When the component traps or fails; the next reconcile is unaffected.
+    pub fn reconcile(
+        &self,
+        input: &wit::ReconcileInput,
+    ) -> Result<Result<wit::Plan, wit::InputError>, HostError> {
+        let mut store = Store::new(&self.engine, ());
+        let instance = self.pre.instantiate(&mut store).map_err(call_error)?;
+        instance
+            .slotwise_reconciler_reconcile()
+            .call_reconcile(&mut store, input)
+            .map_err(call_error)
+    }
+
+    /// Runs one reconcile on the library's types, moving them across.
+    ///
+    /// # Errors
+    /// As [`ComponentReconciler::reconcile`].
+    pub fn reconcile_core(
+        &self,
+        input: &core::ReconcileInput,
+    ) -> Result<Result<core::Plan, core::InputError>, HostError> {
+        let input: wit::ReconcileInput = transcode(input)?;
+        Ok(match self.reconcile(&input)? {
+            Ok(plan) => Ok(transcode(&plan)?),
+            Err(error) => Err(transcode(&error)?),
+        })
+    }
+}
+
+fn call_error(e: wasmtime::Error) -> HostError {
+    match e.downcast_ref::<Trap>() {
+        Some(trap) => HostError::Trap(format!("{trap}: {e:?}")),
+        None => HostError::Call(format!("{e:?}")),
+    }
+}
+
+/// The engine: no async or concurrency support (a synchronous call is then
+/// about three times cheaper), and pooled instances so that a fresh instance
+/// per reconcile costs microseconds.
+fn engine() -> Result<Engine, HostError> {
+    let mut pool = PoolingAllocationConfig::default();
+    pool.total_component_instances(POOLED_INSTANCES)
+        .total_core_instances(POOLED_INSTANCES)
+        .total_memories(POOLED_INSTANCES)
+        .total_tables(POOLED_INSTANCES)
+        .linear_memory_keep_resident(KEEP_RESIDENT);
+    let mut config = Config::new();
+    config
+        .concurrency_support(false)
+        .allocation_strategy(InstanceAllocationStrategy::Pooling(pool));
+    Engine::new(&config).map_err(|e| HostError::Engine(e.to_string()))
+}
+
+/// Compiles `bytes`, reusing a precompiled copy cached beside `path` when one
+/// exists for the same bytes and engine settings.
+fn cached_compile(engine: &Engine, path: &Path, bytes: &[u8]) -> Result<Component, String> {
+    let cache = cache_path(engine, path, bytes);
+    if cache.exists() {
+        // SAFETY: the cache file was written by `serialize` below for these
+        // exact bytes and engine settings (both are in its name).
+        if let Ok(component) = unsafe { Component::deserialize_file(engine, &cache) } {
+            return Ok(component);
+        }
+    }
+    let component = Component::new(engine, bytes).map_err(|e| e.to_string())?;
+    // A cache that cannot be written only costs a compile next time.
+    if let Ok(serialized) = component.serialize() {
+        let _ = std::fs::write(&cache, serialized);
+    }
+    Ok(component)
+}
+
+/// Where the precompiled form of `path`'s `bytes` is cached.
+pub fn cache_path(engine: &Engine, path: &Path, bytes: &[u8]) -> PathBuf {
+    let mut hasher = Sha256::new();
+    hasher.update(bytes);
+    let mut settings = std::collections::hash_map::DefaultHasher::new();
+    std::hash::Hash::hash(&engine.precompile_compatibility_hash(), &mut settings);
+    hasher.update(std::hash::Hasher::finish(&settings).to_le_bytes());
+    let digest = hasher.finalize();
+    let key: String = digest[..8].iter().map(|b| format!("{b:02x}")).collect();
+    let stem = path
+        .file_stem()
+        .and_then(|s| s.to_str())
+        .unwrap_or("component");
+    path.with_file_name(format!("{stem}-{key}.cwasm"))
+}
+
+/// Compiles the component at `wasm` and writes its precompiled form to `out`.
+///
+/// # Errors
+/// When the file cannot be read, compiled or written.
+pub fn precompile(wasm: &Path, out: &Path) -> Result<(), HostError> {
+    let engine = engine()?;
+    let load_error = |message: String| HostError::Load {
+        path: wasm.to_path_buf(),
+        message,
+    };
+    let bytes = std::fs::read(wasm).map_err(|e| load_error(e.to_string()))?;
+    let serialized = engine
+        .precompile_component(&bytes)
+        .map_err(|e| load_error(e.to_string()))?;
+    std::fs::write(out, serialized)
+        .map_err(|e| load_error(format!("writing {}: {e}", out.display())))
+}

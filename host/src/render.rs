@@ -1,0 +1,244 @@
+//! Plans for people: per group a table of changes and the counters, the deployment, and on request the why.
+
+use crate::clock::{from_now, iso8601};
+use slotwise_reconciler::{DesiredUpdates, GroupPlan, Plan, ReconcileInput};
+use slotwise_scenario::wit_name;
+use std::fmt::Write;
+
+/// The plan as text; with `explain`, each slot's claimants and the step report.
+pub fn plan(input: &ReconcileInput, plan: &Plan, explain: bool) -> String {
+    let now = input.now;
+    let mut out = String::new();
+    let job = match &input.job {
+        Some(job) if job.stopped => format!("job {} (stopped)", job.id),
+        Some(job) => format!("job {} · version {}", job.id, job.version),
+        None => format!("job {} (gone)", input.job_id),
+    };
+    let _ = writeln!(out, "{job} · now {}", iso8601(now));
+    for group in &plan.groups {
+        let _ = writeln!(out);
+        group_section(&mut out, input, group, now);
+        if explain {
+            slots_section(&mut out, group);
+        }
+    }
+    let _ = writeln!(out);
+    match &plan.deployment {
+        Some(d) => {
+            let groups: Vec<String> = d
+                .groups
+                .iter()
+                .map(|g| {
+                    format!(
+                        "{} (total {}, canaries {})",
+                        g.group, g.desired_total, g.desired_canaries
+                    )
+                })
+                .collect();
+            let _ = writeln!(
+                out,
+                "deployment {}: {} — {}",
+                d.id,
+                d.description,
+                groups.join(", ")
+            );
+        }
+        None => {
+            let _ = writeln!(out, "deployment: none created");
+        }
+    }
+    for u in &plan.deployment_updates {
+        let _ = writeln!(
+            out,
+            "deployment {} → {}: {} ({})",
+            u.deployment,
+            wit_name(&u.status),
+            u.description,
+            u.message
+        );
+    }
+    if explain {
+        let _ = writeln!(out, "\nsteps");
+        let rows = plan
+            .steps
+            .iter()
+            .map(|s| {
+                vec![
+                    s.step.clone(),
+                    s.group.clone().unwrap_or_else(|| "-".into()),
+                    wit_name(&s.status),
+                    s.message.clone(),
+                ]
+            })
+            .collect();
+        out.push_str(&table(&["STEP", "GROUP", "STATUS", "MESSAGE"], rows));
+    }
+    out
+}
+
+fn group_section(out: &mut String, input: &ReconcileInput, g: &GroupPlan, now: i64) {
+    let count = input
+        .job
+        .as_ref()
+        .and_then(|j| j.groups.iter().find(|s| s.name == g.group))
+        .map_or_else(
+            || "not in the job".to_string(),
+            |s| format!("count {}", s.count),
+        );
+    let _ = writeln!(out, "{} · {count}", g.group);
+    let mut rows: Vec<(u32, usize, Vec<String>)> = Vec::new();
+    let mut row =
+        |slot: u32, rank: usize, change: &str, alloc: &str, reason: String, message: &str| {
+            rows.push((
+                slot,
+                rank,
+                vec![
+                    slot.to_string(),
+                    change.into(),
+                    alloc.into(),
+                    reason,
+                    message.into(),
+                ],
+            ));
+        };
+    for p in &g.placements {
+        let change = if p.canary { "place canary" } else { "place" };
+        let alloc = p.previous_allocation.as_deref().unwrap_or("-");
+        row(
+            p.name_index,
+            0,
+            change,
+            alloc,
+            p.reason.name().into(),
+            &p.message,
+        );
+    }
+    for s in &g.stops {
+        row(
+            s.name_index,
+            1,
+            "stop",
+            &s.allocation,
+            s.reason.name().into(),
+            &s.message,
+        );
+    }
+    for d in &g.destructive_updates {
+        row(
+            d.name_index,
+            2,
+            "replace",
+            &d.allocation,
+            d.reason.name().into(),
+            &d.message,
+        );
+    }
+    let updates = [
+        ("update in place", &g.in_place_updates),
+        ("attach follow-up", &g.attribute_updates),
+        ("mark unknown", &g.disconnect_updates),
+        ("resume", &g.reconnect_updates),
+    ];
+    for (rank, (change, list)) in updates.into_iter().enumerate() {
+        for u in list {
+            row(
+                u.name_index,
+                3 + rank,
+                change,
+                &u.allocation,
+                u.reason.name().into(),
+                &u.message,
+            );
+        }
+    }
+    rows.sort_by_key(|(slot, rank, _)| (*slot, *rank));
+    if rows.is_empty() {
+        let _ = writeln!(out, "  no change");
+    } else {
+        let rows = rows.into_iter().map(|(_, _, r)| r).collect();
+        for line in table(&["SLOT", "CHANGE", "ALLOCATION", "REASON", "WHY"], rows).lines() {
+            let _ = writeln!(out, "  {line}");
+        }
+    }
+    let _ = writeln!(out, "  counters: {}", counters(&g.counters));
+    for e in &g.followup_evals {
+        let _ = writeln!(
+            out,
+            "  follow-up eval {} at {} ({}): {}",
+            e.id,
+            from_now(e.wait_until, now),
+            wit_name(&e.trigger),
+            e.message
+        );
+    }
+}
+
+fn slots_section(out: &mut String, g: &GroupPlan) {
+    for s in &g.slots {
+        let within = if s.within_count {
+            ""
+        } else {
+            " (beyond the count)"
+        };
+        let _ = writeln!(out, "  slot {}{within}: {}", s.index, s.decision);
+        for c in &s.candidates {
+            let class = c.classification.map_or("unclassified", |k| k.name());
+            let _ = writeln!(
+                out,
+                "    {} · {class} by rule {} · {}",
+                c.allocation, c.rule, c.outcome
+            );
+        }
+    }
+}
+
+/// The non-zero counters, like `place 5 · ignore 5`.
+pub fn counters(c: &DesiredUpdates) -> String {
+    let all = [
+        ("ignore", c.ignore),
+        ("place", c.place),
+        ("migrate", c.migrate),
+        ("stop", c.stop),
+        ("in-place", c.in_place),
+        ("destructive", c.destructive),
+        ("canary", c.canary),
+        ("reschedule-now", c.reschedule_now),
+        ("reschedule-later", c.reschedule_later),
+        ("disconnect", c.disconnect),
+        ("reconnect", c.reconnect),
+    ];
+    let shown: Vec<String> = all
+        .iter()
+        .filter(|(_, n)| *n > 0)
+        .map(|(name, n)| format!("{name} {n}"))
+        .collect();
+    if shown.is_empty() {
+        "all zero".into()
+    } else {
+        shown.join(" · ")
+    }
+}
+
+/// Rows under a header, columns padded to their widest cell.
+fn table(header: &[&str], rows: Vec<Vec<String>>) -> String {
+    let mut widths: Vec<usize> = header.iter().map(|h| h.len()).collect();
+    for row in &rows {
+        for (w, cell) in widths.iter_mut().zip(row) {
+            *w = (*w).max(cell.chars().count());
+        }
+    }
+    let mut out = String::new();
+    let header: Vec<String> = header.iter().map(|h| h.to_string()).collect();
+    for row in std::iter::once(header).chain(rows) {
+        let last = row.len().saturating_sub(1);
+        for (i, (cell, w)) in row.iter().zip(&widths).enumerate() {
+            if i == last {
+                out.push_str(cell);
+            } else {
+                let _ = write!(out, "{cell:<w$}  ");
+            }
+        }
+        out.push('\n');
+    }
+    out
+}

@@ -1,0 +1,12 @@
+//! The slotwise host: runs the reconciler component with wasmtime, and runs scenario files against it.
+//!
+//! [`ComponentReconciler`] loads the component once (from `.wasm`, caching
+//! its compiled form, or from a precompiled `.cwasm`) and gives every
+//! reconcile a fresh instance, so a trap never affects the next one.
+
+pub mod component;
+pub mod conformance;
+pub mod transcode;
+pub mod wit;
+
+pub use component::{ComponentReconciler, HostError};

@@ -1,0 +1,454 @@
+//! Checking a plan against a scenario's expectations, and saying in plain lines what differs.
+
+use crate::file::{
+    CountersExpect, DeploymentExpect, Entries, EntryDetail, EntryExpect, EvalExpect, ExpectFile,
+    GroupExpect,
+};
+use crate::input::expand;
+use crate::wit_name;
+use slotwise_reconciler::{ClientStatus, DesiredUpdates, GroupPlan, InputError, Plan};
+
+/// What a scenario expects, with its times resolved against its `now`.
+pub struct Expectation {
+    pub(crate) file: ExpectFile,
+    pub(crate) now: i64,
+}
+
+impl Expectation {
+    /// The differences between `outcome` and the expectation, one line each;
+    /// empty when the outcome meets it.
+    pub fn check(&self, outcome: &Result<Plan, InputError>) -> Vec<String> {
+        let mut out = Vec::new();
+        match (outcome, &self.file.error) {
+            (Err(e), Some(want)) => {
+                if e.field != want.field {
+                    out.push(format!(
+                        "error: expected at `{}`, got at `{}`: {}",
+                        want.field, e.field, e.message
+                    ));
+                }
+                if let Some(text) = want.message.as_deref().filter(|t| !e.message.contains(t)) {
+                    out.push(format!(
+                        "error: expected a message containing `{text}`, got `{}`",
+                        e.message
+                    ));
+                }
+            }
+            (Err(e), None) => out.push(format!(
+                "expected a plan, got an error: {}: {}",
+                e.field, e.message
+            )),
+            (Ok(_), Some(want)) => {
+                out.push(format!("expected an error at `{}`, got a plan", want.field))
+            }
+            (Ok(plan), None) => self.check_plan(plan, &mut out),
+        }
+        out
+    }
+
+    fn check_plan(&self, plan: &Plan, out: &mut Vec<String>) {
+        let file = &self.file;
+        if let Some(groups) = &file.groups {
+            for g in &plan.groups {
+                if !groups.contains_key(&g.group) {
+                    out.push(format!(
+                        "{}: group not expected, but the plan has it",
+                        g.group
+                    ));
+                }
+            }
+            for (name, want) in groups {
+                match plan.groups.iter().find(|g| &g.group == name) {
+                    Some(got) => self.check_group(got, want, out),
+                    None => out.push(format!("{name}: group missing from the plan")),
+                }
+            }
+        }
+        check_deployment(plan, file.deployment.as_ref(), out);
+        let got: Vec<String> = plan
+            .deployment_updates
+            .iter()
+            .map(|u| format!("{} ({})", wit_name(&u.status), u.description))
+            .collect();
+        let matches = got.len() == file.deployment_updates.len()
+            && plan
+                .deployment_updates
+                .iter()
+                .zip(&file.deployment_updates)
+                .all(|(g, w)| {
+                    g.status == w.status
+                        && w.description.as_ref().is_none_or(|d| d == &g.description)
+                });
+        if !matches {
+            let want: Vec<String> = file
+                .deployment_updates
+                .iter()
+                .map(|u| {
+                    format!(
+                        "{} ({})",
+                        wit_name(&u.status),
+                        u.description.as_deref().unwrap_or("any")
+                    )
+                })
+                .collect();
+            out.push(format!(
+                "deployment updates: expected {want:?}, got {got:?}"
+            ));
+        }
+        for (alloc, want) in &file.classification {
+            let got = plan
+                .groups
+                .iter()
+                .flat_map(|g| &g.slots)
+                .flat_map(|s| &s.candidates)
+                .find(|c| &c.allocation == alloc);
+            match got {
+                Some(c) if c.classification == Some(*want) => {}
+                Some(c) => out.push(format!(
+                    "{alloc}: expected classification {}, got {} (rule {})",
+                    want.name(),
+                    c.classification.map_or("none", |k| k.name()),
+                    c.rule
+                )),
+                None => out.push(format!("{alloc}: not in the plan's explanation")),
+            }
+        }
+    }
+
+    fn check_group(&self, got: &GroupPlan, want: &GroupExpect, out: &mut Vec<String>) {
+        let name = &got.group;
+        for (counter, expected, actual) in counters(&want.counters, &got.counters) {
+            if expected != actual {
+                out.push(format!(
+                    "{name}: counter {counter}: expected {expected}, got {actual}"
+                ));
+            }
+        }
+        let evals: Vec<&str> = got.followup_evals.iter().map(|e| e.id.as_str()).collect();
+        let eval_of = |id: &Option<String>| {
+            id.as_deref()
+                .and_then(|id| evals.iter().position(|e| *e == id))
+        };
+        let kinds: [(&str, &Option<Entries>, Vec<Actual>); 7] = [
+            (
+                "place",
+                &want.place,
+                got.placements
+                    .iter()
+                    .map(|p| Actual {
+                        index: p.name_index,
+                        alloc: p.previous_allocation.clone(),
+                        canary: p.canary,
+                        reschedule: p.reschedule,
+                        lost: p.previous_lost,
+                        downgrade: p.downgrade_non_canary,
+                        ..Actual::default()
+                    })
+                    .collect(),
+            ),
+            (
+                "stop",
+                &want.stop,
+                got.stops
+                    .iter()
+                    .map(|s| Actual {
+                        index: s.name_index,
+                        alloc: Some(s.allocation.clone()),
+                        client_status: s.client_status,
+                        eval: eval_of(&s.followup_eval),
+                        ..Actual::default()
+                    })
+                    .collect(),
+            ),
+            (
+                "destructive",
+                &want.destructive,
+                got.destructive_updates
+                    .iter()
+                    .map(|d| Actual {
+                        index: d.name_index,
+                        alloc: Some(d.allocation.clone()),
+                        ..Actual::default()
+                    })
+                    .collect(),
+            ),
+            (
+                "in-place",
+                &want.in_place,
+                updates(&got.in_place_updates, &eval_of),
+            ),
+            (
+                "attribute",
+                &want.attribute,
+                updates(&got.attribute_updates, &eval_of),
+            ),
+            (
+                "disconnect",
+                &want.disconnect,
+                updates(&got.disconnect_updates, &eval_of),
+            ),
+            (
+                "reconnect",
+                &want.reconnect,
+                updates(&got.reconnect_updates, &eval_of),
+            ),
+        ];
+        for (kind, expected, actual) in kinds {
+            check_entries(&format!("{name}: {kind}"), expected.as_ref(), &actual, out);
+        }
+        self.check_evals(got, want.followup_evals.as_deref(), out);
+    }
+
+    fn check_evals(&self, got: &GroupPlan, want: Option<&[EvalExpect]>, out: &mut Vec<String>) {
+        let name = &got.group;
+        let want = want.unwrap_or_default();
+        if want.len() != got.followup_evals.len() {
+            out.push(format!(
+                "{name}: follow-up evals: expected {}, got {}",
+                want.len(),
+                got.followup_evals.len()
+            ));
+            return;
+        }
+        for (n, (w, g)) in want.iter().zip(&got.followup_evals).enumerate() {
+            if let Some(t) = w.wait_until.filter(|t| t.resolve(self.now) != g.wait_until) {
+                out.push(format!(
+                    "{name}: follow-up eval {n}: expected wait-until {t}, got now{:+}ns",
+                    g.wait_until - self.now
+                ));
+            }
+            if let Some(trigger) = w.trigger.filter(|t| *t != g.trigger) {
+                out.push(format!(
+                    "{name}: follow-up eval {n}: expected trigger {}, got {}",
+                    wit_name(&trigger),
+                    wit_name(&g.trigger)
+                ));
+            }
+            if let Some(d) = w.description.as_ref().filter(|d| **d != g.description) {
+                out.push(format!(
+                    "{name}: follow-up eval {n}: expected description `{d}`, got `{}`",
+                    g.description
+                ));
+            }
+        }
+    }
+}
+
+/// An entry of the plan, reduced to what expectations can name.
+#[derive(Default, Debug)]
+struct Actual {
+    index: u32,
+    alloc: Option<String>,
+    canary: bool,
+    reschedule: bool,
+    lost: bool,
+    downgrade: bool,
+    client_status: Option<ClientStatus>,
+    eval: Option<usize>,
+}
+
+impl Actual {
+    fn satisfies(&self, want: &EntryDetail) -> bool {
+        want.index.is_none_or(|i| i == self.index)
+            && want
+                .alloc
+                .as_ref()
+                .is_none_or(|a| Some(a) == self.alloc.as_ref())
+            && want.canary.is_none_or(|c| c == self.canary)
+            && want.reschedule.is_none_or(|r| r == self.reschedule)
+            && want.replaces.is_none_or(|r| r == self.alloc.is_some())
+            && want.lost.is_none_or(|l| l == self.lost)
+            && want.downgrade.is_none_or(|d| d == self.downgrade)
+            && want
+                .client_status
+                .is_none_or(|s| Some(s) == self.client_status)
+            && want.eval.is_none_or(|e| Some(e) == self.eval)
+    }
+}
+
+fn updates(
+    list: &[slotwise_reconciler::AllocationUpdate],
+    eval_of: &dyn Fn(&Option<String>) -> Option<usize>,
+) -> Vec<Actual> {
+    list.iter()
+        .map(|u| Actual {
+            index: u.name_index,
+            alloc: Some(u.allocation.clone()),
+            eval: eval_of(&u.followup_eval),
+            ..Actual::default()
+        })
+        .collect()
+}
+
+fn check_entries(what: &str, want: Option<&Entries>, got: &[Actual], out: &mut Vec<String>) {
+    let indexes = || {
+        let mut i: Vec<u32> = got.iter().map(|a| a.index).collect();
+        i.sort_unstable();
+        i
+    };
+    let listed = match want {
+        None if got.is_empty() => return,
+        None => {
+            return out.push(format!(
+                "{what}: expected none, got {} at slots {:?}",
+                got.len(),
+                indexes()
+            ))
+        }
+        Some(Entries::Count(n)) if *n == got.len() => return,
+        Some(Entries::Count(n)) => {
+            return out.push(format!(
+                "{what}: expected {n}, got {} at slots {:?}",
+                got.len(),
+                indexes()
+            ))
+        }
+        Some(Entries::Listed(list)) => list,
+    };
+    let mut details = Vec::new();
+    for entry in listed {
+        match entry {
+            EntryExpect::Slots(slots) => match expand(slots, what) {
+                Ok(slots) => details.extend(slots.into_iter().map(|i| EntryDetail {
+                    index: Some(i),
+                    ..EntryDetail::default()
+                })),
+                Err(e) => return out.push(e.to_string()),
+            },
+            EntryExpect::Detail(d) => details.push(d.clone()),
+        }
+    }
+    let (missing, extra) = pair_up(&details, got);
+    if missing.is_empty() && extra.is_empty() {
+        return;
+    }
+    let simple = listed.iter().all(|e| matches!(e, EntryExpect::Slots(_)));
+    if simple {
+        let mut want: Vec<u32> = details.iter().filter_map(|d| d.index).collect();
+        want.sort_unstable();
+        return out.push(format!(
+            "{what}: expected slots {want:?}, got {:?}",
+            indexes()
+        ));
+    }
+    for m in missing {
+        out.push(format!("{what}: no entry matches {:?}", details[m]));
+    }
+    for e in extra {
+        out.push(format!("{what}: unexpected entry {:?}", got[e]));
+    }
+}
+
+/// Pairs each expected entry with a distinct actual one that satisfies it,
+/// by augmenting paths, so that a loose expectation never takes the entry a
+/// stricter one needs. Returns the unmatched expected and actual positions.
+fn pair_up(want: &[EntryDetail], got: &[Actual]) -> (Vec<usize>, Vec<usize>) {
+    let mut owner: Vec<Option<usize>> = vec![None; got.len()];
+    fn augment(
+        w: usize,
+        want: &[EntryDetail],
+        got: &[Actual],
+        seen: &mut [bool],
+        owner: &mut [Option<usize>],
+    ) -> bool {
+        for g in 0..got.len() {
+            if seen[g] || !got[g].satisfies(&want[w]) {
+                continue;
+            }
+            seen[g] = true;
+            if owner[g].is_none_or(|other| augment(other, want, got, seen, owner)) {
+                owner[g] = Some(w);
+                return true;
+            }
+        }
+        false
+    }
+    let mut missing = Vec::new();
+    for w in 0..want.len() {
+        let mut seen = vec![false; got.len()];
+        if !augment(w, want, got, &mut seen, &mut owner) {
+            missing.push(w);
+        }
+    }
+    let extra = (0..got.len()).filter(|&g| owner[g].is_none()).collect();
+    (missing, extra)
+}
+
+fn counters(want: &CountersExpect, got: &DesiredUpdates) -> [(&'static str, u32, u32); 11] {
+    [
+        ("ignore", want.ignore, got.ignore),
+        ("place", want.place, got.place),
+        ("migrate", want.migrate, got.migrate),
+        ("stop", want.stop, got.stop),
+        ("in-place", want.in_place, got.in_place),
+        ("destructive", want.destructive, got.destructive),
+        ("canary", want.canary, got.canary),
+        ("reschedule-now", want.reschedule_now, got.reschedule_now),
+        (
+            "reschedule-later",
+            want.reschedule_later,
+            got.reschedule_later,
+        ),
+        ("disconnect", want.disconnect, got.disconnect),
+        ("reconnect", want.reconnect, got.reconnect),
+    ]
+}
+
+fn check_deployment(plan: &Plan, want: Option<&DeploymentExpect>, out: &mut Vec<String>) {
+    let (want, got) = match (want, &plan.deployment) {
+        (None, None) => return,
+        (None, Some(d)) => {
+            return out.push(format!(
+                "deployment: expected none, got {} ({})",
+                d.id, d.description
+            ))
+        }
+        (Some(_), None) => return out.push("deployment: expected one, got none".to_string()),
+        (Some(w), Some(g)) => (w, g),
+    };
+    if let Some(d) = want.description.as_ref().filter(|d| **d != got.description) {
+        out.push(format!(
+            "deployment: expected description `{d}`, got `{}`",
+            got.description
+        ));
+    }
+    if let Some(s) = want.status.filter(|s| *s != got.status) {
+        out.push(format!(
+            "deployment: expected status {}, got {}",
+            wit_name(&s),
+            wit_name(&got.status)
+        ));
+    }
+    let names: Vec<&str> = got.groups.iter().map(|g| g.group.as_str()).collect();
+    let wanted: Vec<&str> = want.groups.keys().map(String::as_str).collect();
+    let (mut sorted_names, mut sorted_wanted) = (names.clone(), wanted.clone());
+    sorted_names.sort_unstable();
+    sorted_wanted.sort_unstable();
+    if sorted_names != sorted_wanted {
+        out.push(format!(
+            "deployment: expected groups {wanted:?}, got {names:?}"
+        ));
+    }
+    for (name, w) in &want.groups {
+        let Some(g) = got.groups.iter().find(|g| &g.group == name) else {
+            continue;
+        };
+        let fields = [
+            ("desired-total", w.desired_total, g.desired_total),
+            ("desired-canaries", w.desired_canaries, g.desired_canaries),
+        ];
+        for (field, expected, actual) in fields {
+            if let Some(e) = expected.filter(|e| *e != actual) {
+                out.push(format!(
+                    "deployment: {name}: expected {field} {e}, got {actual}"
+                ));
+            }
+        }
+        if let Some(p) = w.promoted.filter(|p| *p != g.promoted) {
+            out.push(format!(
+                "deployment: {name}: expected promoted {p}, got {}",
+                g.promoted
+            ));
+        }
+    }
+}

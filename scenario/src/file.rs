@@ -1,0 +1,536 @@
+//! The scenario file format: what a file may say, with every default documented.
+//!
+//! The defaults follow Nomad's test fixtures (`mock.Job()`, `mock.Alloc()`),
+//! so that a conformance case reads in a few lines.
+
+use crate::time::{Duration, Time};
+use indexmap::IndexMap;
+use schemars::JsonSchema;
+use serde::{Deserialize, Deserializer};
+use slotwise_reconciler::{
+    ClientStatus, DelayFunction, DeploymentStatus, DesiredStatus, EvalTrigger, NodeStatus,
+    ReconnectStrategy, TaskLifecycle, UpdateKind,
+};
+use std::collections::BTreeMap;
+
+/// Tells a field that is absent (`None`) from one set to null (`Some(None)`).
+fn present<'de, T: Deserialize<'de>, D: Deserializer<'de>>(
+    d: D,
+) -> Result<Option<Option<T>>, D::Error> {
+    Option::<T>::deserialize(d).map(Some)
+}
+
+/// A scenario: the state of one job at one instant, and optionally the plan
+/// expected of it.
+#[derive(Deserialize, JsonSchema, Default)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+pub struct ScenarioFile {
+    /// What the scenario shows.
+    pub description: Option<String>,
+    /// The Nomad test (and case) the scenario reproduces.
+    pub nomad: Option<String>,
+    /// The job. Absent: a service job `mock-job` with one group `web` of 10.
+    /// Null: the job was purged.
+    #[serde(default, deserialize_with = "present")]
+    pub job: Option<Option<JobFile>>,
+    /// The job's identifier when the job is null; else taken from the job.
+    pub job_id: Option<String>,
+    /// Nodes that allocations name. An allocation naming none gets a ready
+    /// node of its own.
+    #[serde(default)]
+    pub nodes: Vec<NodeFile>,
+    /// The existing allocations, by group.
+    #[serde(default)]
+    pub allocations: IndexMap<String, Vec<AllocFile>>,
+    /// The job's latest deployment.
+    pub deployment: Option<DeploymentFile>,
+    /// The evaluation. Absent: id `""` and priority 50, as in Nomad's tests.
+    pub eval: Option<EvalFile>,
+    /// The current time. Absent: 2026-01-01T00:00:00Z.
+    pub now: Option<Time>,
+    /// Ask for the per-slot explanation.
+    #[serde(default)]
+    pub explain: bool,
+    /// The plan expected; absent when the scenario only runs.
+    pub expect: Option<ExpectFile>,
+}
+
+/// The job.
+#[derive(Deserialize, JsonSchema, Default)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+pub struct JobFile {
+    /// Default `mock-job`.
+    pub id: Option<String>,
+    /// `service` (default) or `batch`.
+    #[serde(rename = "type")]
+    pub kind: Option<JobKind>,
+    /// Default 0.
+    pub version: Option<u64>,
+    /// Default 42.
+    pub create_index: Option<u64>,
+    /// Default 99.
+    pub modify_index: Option<u64>,
+    /// Default 99.
+    pub job_modify_index: Option<u64>,
+    /// Default 50.
+    pub priority: Option<u32>,
+    /// Default false.
+    #[serde(default)]
+    pub stopped: bool,
+    /// Default false.
+    #[serde(default)]
+    pub multiregion: bool,
+    /// Default: one group `web` of 10.
+    pub groups: Option<Vec<GroupFile>>,
+    /// Group definitions of earlier versions.
+    #[serde(default)]
+    pub history: Vec<PastVersionFile>,
+}
+
+/// The job's scheduler type.
+#[derive(Deserialize, JsonSchema, Clone, Copy, PartialEq, Eq)]
+#[serde(rename_all = "kebab-case")]
+pub enum JobKind {
+    Service,
+    Batch,
+}
+
+/// An earlier version of the job.
+#[derive(Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+pub struct PastVersionFile {
+    pub version: u64,
+    /// Default: the job's create index.
+    pub create_index: Option<u64>,
+    pub groups: Vec<GroupFile>,
+}
+
+/// A task group.
+#[derive(Deserialize, JsonSchema, Default)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+pub struct GroupFile {
+    /// Default `web`.
+    pub name: Option<String>,
+    /// Default 10.
+    pub count: Option<u32>,
+    /// Absent: no update strategy. `canary` is Nomad's test strategy with 2
+    /// canaries and max-parallel 2; `rolling` has max-parallel 4.
+    pub update: Option<UpdateFile>,
+    /// Absent: 2 attempts in 10m, 5s apart, constant (Nomad's test default).
+    /// Null: no reschedule policy.
+    #[serde(default, deserialize_with = "present")]
+    pub reschedule: Option<Option<RescheduleFile>>,
+    /// Absent: disconnected allocations are lost at once.
+    pub disconnect: Option<DisconnectFile>,
+    /// Default: one task `web` with a 5s kill timeout.
+    pub tasks: Option<Vec<TaskFile>>,
+    /// Default: destructive 1, in-place 1.
+    pub fingerprint: Option<FingerprintFile>,
+}
+
+/// An update strategy, written out or named.
+#[derive(Deserialize, JsonSchema)]
+#[serde(untagged)]
+pub enum UpdateFile {
+    Preset(UpdatePreset),
+    Strategy(UpdateStrategyFile),
+}
+
+/// Named update strategies of Nomad's tests.
+#[derive(Deserialize, JsonSchema, Clone, Copy)]
+#[serde(rename_all = "kebab-case")]
+pub enum UpdatePreset {
+    /// 2 canaries, max-parallel 2.
+    Canary,
+    /// No canaries, max-parallel 4.
+    Rolling,
+}
+
+/// An update strategy, field by field.
+#[derive(Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+pub struct UpdateStrategyFile {
+    /// Default 1.
+    pub max_parallel: Option<u32>,
+    #[serde(default)]
+    pub canary: u32,
+    #[serde(default)]
+    pub auto_promote: bool,
+    #[serde(default)]
+    pub auto_revert: bool,
+    /// Default 10m.
+    pub progress_deadline: Option<Duration>,
+}
+
+/// A reschedule policy; unset fields are zero.
+#[derive(Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+pub struct RescheduleFile {
+    #[serde(default)]
+    pub attempts: u32,
+    pub interval: Option<Duration>,
+    pub delay: Option<Duration>,
+    /// Default `constant`.
+    pub function: Option<DelayFunction>,
+    pub max_delay: Option<Duration>,
+    #[serde(default)]
+    pub unlimited: bool,
+}
+
+/// A disconnect policy.
+#[derive(Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+pub struct DisconnectFile {
+    /// Default 0: lost at once.
+    pub lost_after: Option<Duration>,
+    /// Default true.
+    pub replace: Option<bool>,
+    /// Default `best-score`.
+    pub reconcile: Option<ReconnectStrategy>,
+    pub stop_on_client_after: Option<Duration>,
+}
+
+/// A task.
+#[derive(Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+pub struct TaskFile {
+    pub name: String,
+    #[serde(default)]
+    pub leader: bool,
+    /// Default 5s.
+    pub kill_timeout: Option<Duration>,
+}
+
+/// A group fingerprint.
+#[derive(Deserialize, JsonSchema, Clone, Copy)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+pub struct FingerprintFile {
+    pub destructive: u64,
+    pub in_place: u64,
+}
+
+/// A node.
+#[derive(Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+pub struct NodeFile {
+    pub id: String,
+    /// Default `ready`.
+    pub status: Option<NodeStatus>,
+    #[serde(default)]
+    pub draining: bool,
+    #[serde(default)]
+    pub meta: BTreeMap<String, String>,
+}
+
+/// Slot indexes: one (`3`) or an inclusive range (`"0-4"`).
+#[derive(Deserialize, JsonSchema, Clone)]
+#[serde(untagged)]
+pub enum Indexes {
+    One(u32),
+    Range(String),
+}
+
+/// One allocation, or one per index of a range. Unset fields follow Nomad's
+/// `mock.Alloc()`: desired `run`, client `pending`, on a ready node of its
+/// own, of the job's current version and definition.
+#[derive(Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+pub struct AllocFile {
+    /// The slot, or a range of slots for several alike allocations.
+    pub index: Indexes,
+    /// Default `<group>-<index>`, suffixed `-2`, `-3`, ... for a slot's
+    /// further allocations. Only for a single index.
+    pub id: Option<String>,
+    /// A node of `nodes`, by id.
+    pub node: Option<String>,
+    /// Default: the job's version.
+    pub version: Option<u64>,
+    /// Default: the job's create index.
+    pub job_create_index: Option<u64>,
+    /// Default: 100 plus the allocation's position in the file.
+    pub create_index: Option<u64>,
+    pub deployment: Option<String>,
+    pub previous: Option<String>,
+    pub next: Option<String>,
+    /// Default: the fingerprint of the group as the job defines it now.
+    pub fingerprint: Option<FingerprintFile>,
+    /// The part of the allocation's definition that differs from the
+    /// group's: its fingerprint is the group's with that part changed.
+    pub outdated: Option<Outdated>,
+    /// Forces the update decision.
+    pub update: Option<UpdateKind>,
+    pub score: Option<f64>,
+    /// Default `run`.
+    pub desired: Option<DesiredStatus>,
+    /// Default `pending`.
+    pub client: Option<ClientStatus>,
+    /// Requested transitions, by name.
+    #[serde(default)]
+    pub transition: Vec<Transition>,
+    pub healthy: Option<bool>,
+    #[serde(default)]
+    pub canary: bool,
+    pub health_changed: Option<Time>,
+    /// Past reschedules; giving any (even none) gives the allocation a tracker.
+    pub reschedule_events: Option<Vec<RescheduleEventFile>>,
+    /// The last attempt to place a replacement failed (gives a tracker).
+    #[serde(default)]
+    pub reschedule_failed: bool,
+    pub followup_eval: Option<String>,
+    pub client_states: Option<Vec<ClientStateFile>>,
+    pub tasks: Option<Vec<TaskStateFile>>,
+    /// Shorthand for one task `web` that finished then (failed when the
+    /// client status is `failed`).
+    pub finished: Option<Time>,
+    /// Default: the Unix epoch.
+    pub modify_time: Option<Time>,
+    pub meta: Option<BTreeMap<String, String>>,
+}
+
+/// A part of a group definition.
+#[derive(Deserialize, JsonSchema, Clone, Copy)]
+#[serde(rename_all = "kebab-case")]
+pub enum Outdated {
+    Destructive,
+    InPlace,
+}
+
+/// A requested transition.
+#[derive(Deserialize, JsonSchema, Clone, Copy, PartialEq, Eq)]
+#[serde(rename_all = "kebab-case")]
+pub enum Transition {
+    Migrate,
+    Reschedule,
+    ForceReschedule,
+    MigrateDisablePlacement,
+}
+
+/// A past reschedule.
+#[derive(Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+pub struct RescheduleEventFile {
+    pub at: Time,
+    pub delay: Duration,
+}
+
+/// A recorded client status change.
+#[derive(Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+pub struct ClientStateFile {
+    pub status: ClientStatus,
+    pub at: Time,
+}
+
+/// A task's state.
+#[derive(Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+pub struct TaskStateFile {
+    pub name: String,
+    /// Default `running`.
+    pub state: Option<TaskLifecycle>,
+    #[serde(default)]
+    pub failed: bool,
+    pub started: Option<Time>,
+    pub finished: Option<Time>,
+    #[serde(default)]
+    pub restarts: u32,
+    pub last_restart: Option<Time>,
+}
+
+/// The job's latest deployment.
+#[derive(Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+pub struct DeploymentFile {
+    /// Default `deployment-1`.
+    pub id: Option<String>,
+    /// Default: the job's id.
+    pub job_id: Option<String>,
+    /// Default: the job's version.
+    pub version: Option<u64>,
+    /// Default: the job's create index.
+    pub job_create_index: Option<u64>,
+    /// Default `running`.
+    pub status: Option<DeploymentStatus>,
+    #[serde(default)]
+    pub description: String,
+    #[serde(default)]
+    pub groups: IndexMap<String, DeploymentGroupFile>,
+}
+
+/// A deployment's state for a group; unset counts are zero.
+#[derive(Deserialize, JsonSchema, Default)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+pub struct DeploymentGroupFile {
+    #[serde(default)]
+    pub promoted: bool,
+    #[serde(default)]
+    pub placed_canaries: Vec<String>,
+    #[serde(default)]
+    pub desired_canaries: u32,
+    #[serde(default)]
+    pub desired_total: u32,
+    #[serde(default)]
+    pub placed: u32,
+    #[serde(default)]
+    pub healthy: u32,
+    #[serde(default)]
+    pub unhealthy: u32,
+    #[serde(default)]
+    pub auto_promote: bool,
+    #[serde(default)]
+    pub auto_revert: bool,
+    pub progress_deadline: Option<Duration>,
+}
+
+/// The evaluation.
+#[derive(Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+pub struct EvalFile {
+    #[serde(default)]
+    pub id: String,
+    /// Default 50.
+    pub priority: Option<u32>,
+}
+
+/// The plan expected. Lists and counters left out are expected empty or
+/// zero, as Nomad's tests assert them; a group left out of `groups` is
+/// expected absent, when `groups` is given.
+#[derive(Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+pub struct ExpectFile {
+    /// The error expected instead of a plan.
+    pub error: Option<ErrorExpect>,
+    /// Per group.
+    pub groups: Option<IndexMap<String, GroupExpect>>,
+    /// The deployment created; absent or null when none is.
+    pub deployment: Option<DeploymentExpect>,
+    #[serde(default)]
+    pub deployment_updates: Vec<DeploymentUpdateExpect>,
+    /// Classification of allocations, by id (asks for the explanation).
+    #[serde(default)]
+    pub classification: BTreeMap<String, slotwise_reconciler::Classification>,
+}
+
+/// An error instead of a plan.
+#[derive(Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+pub struct ErrorExpect {
+    pub field: String,
+    /// Text the message must contain.
+    pub message: Option<String>,
+}
+
+/// What one group's plan must hold.
+#[derive(Deserialize, JsonSchema, Default)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+pub struct GroupExpect {
+    #[serde(default)]
+    pub counters: CountersExpect,
+    pub place: Option<Entries>,
+    pub stop: Option<Entries>,
+    pub destructive: Option<Entries>,
+    pub in_place: Option<Entries>,
+    pub attribute: Option<Entries>,
+    pub disconnect: Option<Entries>,
+    pub reconnect: Option<Entries>,
+    pub followup_evals: Option<Vec<EvalExpect>>,
+}
+
+/// The counters; unset ones are zero.
+#[derive(Deserialize, JsonSchema, Default, Clone, Copy)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+pub struct CountersExpect {
+    #[serde(default)]
+    pub ignore: u32,
+    #[serde(default)]
+    pub place: u32,
+    #[serde(default)]
+    pub migrate: u32,
+    #[serde(default)]
+    pub stop: u32,
+    #[serde(default)]
+    pub in_place: u32,
+    #[serde(default)]
+    pub destructive: u32,
+    #[serde(default)]
+    pub canary: u32,
+    #[serde(default)]
+    pub reschedule_now: u32,
+    #[serde(default)]
+    pub reschedule_later: u32,
+    #[serde(default)]
+    pub disconnect: u32,
+    #[serde(default)]
+    pub reconnect: u32,
+}
+
+/// Expected entries of one kind: how many, or which.
+#[derive(Deserialize, JsonSchema)]
+#[serde(untagged)]
+pub enum Entries {
+    Count(usize),
+    Listed(Vec<EntryExpect>),
+}
+
+/// An expected entry: its slot (or a range of slots), or its details.
+#[derive(Deserialize, JsonSchema)]
+#[serde(untagged)]
+pub enum EntryExpect {
+    Slots(Indexes),
+    Detail(EntryDetail),
+}
+
+/// An expected entry's details; unset ones are not checked.
+#[derive(Deserialize, JsonSchema, Default, Clone, Debug)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+pub struct EntryDetail {
+    pub index: Option<u32>,
+    /// The allocation it concerns (for placements, the previous one).
+    pub alloc: Option<String>,
+    pub canary: Option<bool>,
+    pub reschedule: Option<bool>,
+    /// Whether a placement replaces an allocation.
+    pub replaces: Option<bool>,
+    pub lost: Option<bool>,
+    pub downgrade: Option<bool>,
+    pub client_status: Option<ClientStatus>,
+    /// The follow-up evaluation attached, by position in the group's list.
+    pub eval: Option<usize>,
+}
+
+/// An expected follow-up evaluation; unset fields are not checked.
+#[derive(Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+pub struct EvalExpect {
+    pub wait_until: Option<Time>,
+    pub trigger: Option<EvalTrigger>,
+    pub description: Option<String>,
+}
+
+/// The expected deployment; unset fields are not checked.
+#[derive(Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+pub struct DeploymentExpect {
+    pub description: Option<String>,
+    pub status: Option<DeploymentStatus>,
+    /// Every group the deployment holds.
+    #[serde(default)]
+    pub groups: IndexMap<String, DeploymentGroupExpect>,
+}
+
+/// An expected deployment group; unset fields are not checked.
+#[derive(Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+pub struct DeploymentGroupExpect {
+    pub desired_total: Option<u32>,
+    pub desired_canaries: Option<u32>,
+    pub promoted: Option<bool>,
+}
+
+/// An expected deployment status change.
+#[derive(Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+pub struct DeploymentUpdateExpect {
+    pub status: DeploymentStatus,
+    pub description: Option<String>,
+}

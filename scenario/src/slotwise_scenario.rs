@@ -1,0 +1,116 @@
+//! Scenario files: the state of a job at one instant, written compactly in YAML or JSON, with the plan expected of it.
+//!
+//! Defaults follow Nomad's test fixtures, so that a conformance case reads in
+//! a few lines; `docs/scenarios.md` describes the format and
+//! `docs/scenario.schema.json` is its JSON Schema.
+
+mod expect;
+mod file;
+mod input;
+mod time;
+
+pub use expect::Expectation;
+pub use file::ScenarioFile;
+pub use input::DEFAULT_NOW;
+pub use time::parse_duration;
+
+use slotwise_reconciler::ReconcileInput;
+use std::path::Path;
+
+/// A scenario, ready to run.
+pub struct Scenario {
+    /// What it shows.
+    pub description: Option<String>,
+    /// The Nomad test it reproduces.
+    pub nomad: Option<String>,
+    /// The reconciler's input.
+    pub input: ReconcileInput,
+    /// The plan expected, if any.
+    pub expect: Option<Expectation>,
+}
+
+/// Why a scenario file cannot be used.
+#[derive(Debug, thiserror::Error)]
+pub enum ScenarioError {
+    /// Not well-formed YAML or JSON, or a field of the wrong shape.
+    #[error("{path}: {message}")]
+    Format { path: String, message: String },
+    /// Well-formed, but inconsistent.
+    #[error("{field}: {message}")]
+    Invalid { field: String, message: String },
+}
+
+/// The syntax of a scenario file.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Syntax {
+    Yaml,
+    Json,
+}
+
+impl Syntax {
+    /// JSON for `.json` files, YAML for any other.
+    pub fn of(path: &Path) -> Self {
+        match path.extension().and_then(|e| e.to_str()) {
+            Some("json") => Syntax::Json,
+            _ => Syntax::Yaml,
+        }
+    }
+}
+
+/// Reads a scenario from its text.
+///
+/// # Errors
+/// When the text is malformed, has unknown or mistyped fields, or describes
+/// an inconsistent input; the error names the field.
+pub fn parse(text: &str, syntax: Syntax) -> Result<Scenario, ScenarioError> {
+    let file: ScenarioFile = match syntax {
+        Syntax::Yaml => {
+            let de = serde_yaml::Deserializer::from_str(text);
+            serde_path_to_error::deserialize(de).map_err(format_error)?
+        }
+        Syntax::Json => {
+            let mut de = serde_json::Deserializer::from_str(text);
+            serde_path_to_error::deserialize(&mut de).map_err(format_error)?
+        }
+    };
+    from_file(file)
+}
+
+/// Prepares a scenario already read.
+///
+/// # Errors
+/// When it describes an inconsistent input.
+pub fn from_file(file: ScenarioFile) -> Result<Scenario, ScenarioError> {
+    let (input, now) = input::build(&file)?;
+    Ok(Scenario {
+        description: file.description,
+        nomad: file.nomad,
+        input,
+        expect: file.expect.map(|file| Expectation { file, now }),
+    })
+}
+
+fn format_error<E: std::fmt::Display>(e: serde_path_to_error::Error<E>) -> ScenarioError {
+    let path = e.path().to_string();
+    ScenarioError::Format {
+        path: if path == "." {
+            "(top)".to_string()
+        } else {
+            path
+        },
+        message: e.into_inner().to_string(),
+    }
+}
+
+/// The JSON Schema of scenario files.
+pub fn schema() -> serde_json::Value {
+    serde_json::to_value(schemars::schema_for!(ScenarioFile)).unwrap_or_default()
+}
+
+/// The WIT name of a contract enum value, as its JSON rendering spells it.
+pub fn wit_name<T: serde::Serialize>(value: &T) -> String {
+    serde_json::to_value(value)
+        .ok()
+        .and_then(|v| v.as_str().map(str::to_string))
+        .unwrap_or_default()
+}
