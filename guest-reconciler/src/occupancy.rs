@@ -133,57 +133,97 @@ impl Occupancy {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use serde::Deserialize;
 
     #[test]
-    fn highest_returns_the_top_taken_slots_and_frees_them() {
-        let mut o = Occupancy::new(3, [0, 1, 2]);
-        assert_eq!(o.highest(1), vec![2]);
-        assert_eq!(o.highest(5), vec![1, 0]);
-        assert_eq!(o.highest(1), Vec::<u32>::new());
-    }
-
-    #[test]
-    fn highest_can_select_all_but_never_more_than_taken() {
-        assert_eq!(Occupancy::new(3, [0, 1, 2]).highest(3), vec![2, 1, 0]);
-        assert_eq!(Occupancy::new(3, [0, 1, 2]).highest(13), vec![2, 1, 0]);
-    }
-
-    #[test]
-    fn a_slot_at_a_byte_boundary_beyond_the_count_is_tracked() {
-        // Nomad once overflowed its bitmap for an index that was a multiple of 8.
-        let mut o = Occupancy::new(1, [8]);
-        assert_eq!(o.highest(1), vec![8]);
-        let mut o = Occupancy::new(8, [8]);
-        assert_eq!(o.highest(2), vec![8]);
-    }
-
-    #[test]
-    fn next_fills_free_slots_then_doubles_up_from_zero() {
-        assert_eq!(Occupancy::new(3, []).next(3), vec![0, 1, 2]);
-        assert_eq!(Occupancy::new(3, [0, 1, 2]).next(3), vec![0, 1, 2]);
+    fn next_fills_the_lowest_free_slots_first() {
         assert_eq!(Occupancy::new(5, [1, 3]).next(4), vec![0, 2, 4, 0]);
     }
 
     #[test]
-    fn next_canary_prefers_slots_being_replaced() {
-        let mut o = Occupancy::new(3, [0, 1, 2]);
-        assert_eq!(o.next_canaries(1, &[], &[0, 1, 2]), vec![0]);
-    }
-
-    #[test]
-    fn next_canaries_skip_canary_slots_then_go_beyond_the_count() {
+    fn next_canaries_avoid_canary_slots_and_go_beyond_the_count_last() {
         let mut o = Occupancy::new(3, [0, 1, 2]);
         assert_eq!(o.next_canaries(5, &[], &[0, 1, 2]), vec![0, 1, 2, 3, 4]);
         let mut o = Occupancy::new(10, [0, 1, 3]);
         assert_eq!(o.next_canaries(2, &[0, 3], &[0, 3]), vec![2, 4]);
     }
 
+    /// A file of Nomad's name-index cases.
+    #[derive(Deserialize)]
+    #[serde(deny_unknown_fields)]
+    struct Cases {
+        nomad: String,
+        cases: Vec<Case>,
+    }
+
+    #[derive(Deserialize)]
+    #[serde(deny_unknown_fields)]
+    struct Case {
+        name: String,
+        count: u32,
+        claims: Vec<u32>,
+        ops: Vec<Op>,
+    }
+
+    #[derive(Deserialize)]
+    #[serde(deny_unknown_fields, rename_all = "kebab-case")]
+    struct Op {
+        highest: Option<u32>,
+        next: Option<u32>,
+        next_canaries: Option<u32>,
+        #[serde(default)]
+        canaries: Vec<u32>,
+        #[serde(default)]
+        replaced: Vec<u32>,
+        release: Option<u32>,
+        is_duplicate: Option<u32>,
+        expect: Option<serde_yaml::Value>,
+    }
+
+    impl Op {
+        /// Applies the operation; returns what it returned, as YAML.
+        fn apply(&self, o: &mut Occupancy) -> serde_yaml::Value {
+            let list = |v: Vec<u32>| serde_yaml::to_value(v).unwrap_or_default();
+            if let Some(n) = self.highest {
+                list(o.highest(n))
+            } else if let Some(n) = self.next {
+                list(o.next(n))
+            } else if let Some(n) = self.next_canaries {
+                list(o.next_canaries(n, &self.canaries, &self.replaced))
+            } else if let Some(i) = self.is_duplicate {
+                serde_yaml::Value::Bool(o.is_duplicate(i))
+            } else if let Some(i) = self.release {
+                o.release(i);
+                serde_yaml::Value::Null
+            } else {
+                panic!("an operation names no method")
+            }
+        }
+    }
+
     #[test]
-    fn releasing_a_duplicate_keeps_the_slot_taken() {
-        let mut o = Occupancy::new(4, [0, 1, 2, 0]);
-        assert!(o.is_duplicate(0));
-        o.release(0);
-        assert!(!o.is_duplicate(0));
-        assert_eq!(o.next(1), vec![3]);
+    fn nomad_name_index_cases_hold() {
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("../tests/conformance/nomad/name-index");
+        let mut files: Vec<_> = std::fs::read_dir(&dir)
+            .expect("the name-index cases exist")
+            .map(|e| e.expect("readable directory").path())
+            .filter(|p| p.to_string_lossy().ends_with(".unit.yaml"))
+            .collect();
+        files.sort();
+        assert!(files.len() >= 5, "expected Nomad's five name-index tests");
+        for path in files {
+            let text = std::fs::read_to_string(&path).expect("readable case file");
+            let cases: Cases = serde_yaml::from_str(&text).expect("well-formed case file");
+            for case in &cases.cases {
+                let mut o = Occupancy::new(case.count, case.claims.iter().copied());
+                for (n, op) in case.ops.iter().enumerate() {
+                    let got = op.apply(&mut o);
+                    if let Some(want) = &op.expect {
+                        assert_eq!(&got, want, "{} / {}: operation {n}", cases.nomad, case.name);
+                    }
+                }
+            }
+        }
     }
 }

@@ -18,7 +18,8 @@ pub fn load(path: &Path) -> Result<Scenario> {
 }
 
 /// The scenario files under `paths`: files as given, directories searched
-/// for `.yaml`, `.yml` and `.json` files, in name order.
+/// for `.yaml`, `.yml` and `.json` files, in name order. Unit-level cases
+/// (`*.unit.yaml`) are left to the unit harnesses that read them.
 ///
 /// # Errors
 /// When a path does not exist or a directory cannot be read.
@@ -53,6 +54,15 @@ fn collect(dir: &Path, found: &mut Vec<PathBuf>) -> Result<()> {
         }
     }
     Ok(())
+}
+
+fn is_scenario(path: &Path) -> bool {
+    let name = path
+        .file_name()
+        .and_then(|n| n.to_str())
+        .unwrap_or_default();
+    let scenario = name.ends_with(".yaml") || name.ends_with(".yml") || name.ends_with(".json");
+    scenario && !name.ends_with(".unit.yaml")
 }
 
 /// How running a scenario went.

@@ -5,6 +5,7 @@ use crate::file::{
     GroupExpect,
 };
 use crate::input::expand;
+use crate::time::from_now;
 use crate::wit_name;
 use slotwise_reconciler::{ClientStatus, DesiredUpdates, GroupPlan, InputError, Plan};
 
@@ -213,8 +214,8 @@ impl Expectation {
         for (n, (w, g)) in want.iter().zip(&got.followup_evals).enumerate() {
             if let Some(t) = w.wait_until.filter(|t| t.resolve(self.now) != g.wait_until) {
                 out.push(format!(
-                    "{name}: follow-up eval {n}: expected wait-until {t}, got now{:+}ns",
-                    g.wait_until - self.now
+                    "{name}: follow-up eval {n}: expected wait-until {t}, got {}",
+                    from_now(g.wait_until - self.now)
                 ));
             }
             if let Some(trigger) = w.trigger.filter(|t| *t != g.trigger) {
@@ -235,7 +236,7 @@ impl Expectation {
 }
 
 /// An entry of the plan, reduced to what expectations can name.
-#[derive(Default, Debug)]
+#[derive(Default)]
 struct Actual {
     index: u32,
     alloc: Option<String>,
@@ -248,6 +249,31 @@ struct Actual {
 }
 
 impl Actual {
+    /// The entry as a scenario would write it.
+    fn describe(&self) -> String {
+        let mut parts = vec![format!("index: {}", self.index)];
+        if let Some(a) = &self.alloc {
+            parts.push(format!("alloc: {a}"));
+        }
+        for (name, set) in [
+            ("canary", self.canary),
+            ("reschedule", self.reschedule),
+            ("lost", self.lost),
+            ("downgrade", self.downgrade),
+        ] {
+            if set {
+                parts.push(format!("{name}: true"));
+            }
+        }
+        if let Some(s) = &self.client_status {
+            parts.push(format!("client-status: {}", wit_name(s)));
+        }
+        if let Some(e) = self.eval {
+            parts.push(format!("eval: {e}"));
+        }
+        format!("{{{}}}", parts.join(", "))
+    }
+
     fn satisfies(&self, want: &EntryDetail) -> bool {
         want.index.is_none_or(|i| i == self.index)
             && want
@@ -264,6 +290,26 @@ impl Actual {
                 .is_none_or(|s| Some(s) == self.client_status)
             && want.eval.is_none_or(|e| Some(e) == self.eval)
     }
+}
+
+/// An expected entry as the scenario wrote it.
+fn describe_expected(d: &EntryDetail) -> String {
+    let mut parts = Vec::new();
+    let mut add = |name: &str, value: Option<String>| {
+        if let Some(v) = value {
+            parts.push(format!("{name}: {v}"));
+        }
+    };
+    add("index", d.index.map(|i| i.to_string()));
+    add("alloc", d.alloc.clone());
+    add("canary", d.canary.map(|b| b.to_string()));
+    add("reschedule", d.reschedule.map(|b| b.to_string()));
+    add("replaces", d.replaces.map(|b| b.to_string()));
+    add("lost", d.lost.map(|b| b.to_string()));
+    add("downgrade", d.downgrade.map(|b| b.to_string()));
+    add("client-status", d.client_status.as_ref().map(wit_name));
+    add("eval", d.eval.map(|e| e.to_string()));
+    format!("{{{}}}", parts.join(", "))
 }
 
 fn updates(
@@ -332,10 +378,13 @@ fn check_entries(what: &str, want: Option<&Entries>, got: &[Actual], out: &mut V
         ));
     }
     for m in missing {
-        out.push(format!("{what}: no entry matches {:?}", details[m]));
+        out.push(format!(
+            "{what}: no entry matches {}",
+            describe_expected(&details[m])
+        ));
     }
     for e in extra {
-        out.push(format!("{what}: unexpected entry {:?}", got[e]));
+        out.push(format!("{what}: unexpected entry {}", got[e].describe()));
     }
 }
 

@@ -278,12 +278,18 @@ impl Nodes {
             Some(id) => self.by_id.get(id).copied().ok_or_else(|| {
                 invalid(format!("{path}.node"), format!("no node `{id}` in `nodes`"))
             }),
-            None => Ok(self.push(Node {
-                id: format!("node-{alloc}"),
-                status: NodeStatus::Ready,
-                draining: false,
-                meta: Vec::new(),
-            })),
+            None => {
+                let mut id = format!("node-{alloc}");
+                while self.by_id.contains_key(&id) {
+                    id.push('\'');
+                }
+                Ok(self.push(Node {
+                    id,
+                    status: NodeStatus::Ready,
+                    draining: false,
+                    meta: Vec::new(),
+                }))
+            }
         }
     }
 }

@@ -32,9 +32,10 @@ pub struct Scenario {
 /// Why a scenario file cannot be used.
 #[derive(Debug, thiserror::Error)]
 pub enum ScenarioError {
-    /// Not well-formed YAML or JSON, or a field of the wrong shape.
-    #[error("{path}: {message}")]
-    Format { path: String, message: String },
+    /// Not well-formed YAML or JSON, or a field of the wrong shape; the
+    /// message names the field and the line.
+    #[error("{0}")]
+    Format(String),
     /// Well-formed, but inconsistent.
     #[error("{field}: {message}")]
     Invalid { field: String, message: String },
@@ -64,13 +65,14 @@ impl Syntax {
 /// an inconsistent input; the error names the field.
 pub fn parse(text: &str, syntax: Syntax) -> Result<Scenario, ScenarioError> {
     let file: ScenarioFile = match syntax {
+        // YAML errors name the field's path and the line themselves.
         Syntax::Yaml => {
-            let de = serde_yaml::Deserializer::from_str(text);
-            serde_path_to_error::deserialize(de).map_err(format_error)?
+            serde_yaml::from_str(text).map_err(|e| ScenarioError::Format(e.to_string()))?
         }
         Syntax::Json => {
             let mut de = serde_json::Deserializer::from_str(text);
-            serde_path_to_error::deserialize(&mut de).map_err(format_error)?
+            serde_path_to_error::deserialize(&mut de)
+                .map_err(|e| ScenarioError::Format(format!("{}: {}", e.path(), e.inner())))?
         }
     };
     from_file(file)
@@ -88,18 +90,6 @@ pub fn from_file(file: ScenarioFile) -> Result<Scenario, ScenarioError> {
         input,
         expect: file.expect.map(|file| Expectation { file, now }),
     })
-}
-
-fn format_error<E: std::fmt::Display>(e: serde_path_to_error::Error<E>) -> ScenarioError {
-    let path = e.path().to_string();
-    ScenarioError::Format {
-        path: if path == "." {
-            "(top)".to_string()
-        } else {
-            path
-        },
-        message: e.into_inner().to_string(),
-    }
 }
 
 /// The JSON Schema of scenario files.

@@ -120,11 +120,27 @@ impl fmt::Display for Time {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             Time::At(t) => write!(f, "{t}"),
-            Time::FromNow(0) => write!(f, "now"),
-            Time::FromNow(d) if *d < 0 => write!(f, "now-{}ns", -d),
-            Time::FromNow(d) => write!(f, "now+{d}ns"),
+            Time::FromNow(d) => write!(f, "{}", from_now(*d)),
         }
     }
+}
+
+/// An offset from now as a scenario would write it: `now`, `now+15s`, `now-1h30m`.
+pub fn from_now(offset: i64) -> String {
+    if offset == 0 {
+        return "now".to_string();
+    }
+    let sign = if offset < 0 { '-' } else { '+' };
+    let mut rest = offset.unsigned_abs();
+    let mut out = format!("now{sign}");
+    for (unit, size) in UNITS.iter().rev() {
+        let size = *size as u64;
+        if rest >= size {
+            out.push_str(&format!("{}{unit}", rest / size));
+            rest %= size;
+        }
+    }
+    out
 }
 
 #[cfg(test)]
@@ -151,5 +167,18 @@ mod tests {
             Ok(5_000_000_001)
         );
         assert!(parse_time("yesterday").is_err());
+    }
+
+    #[test]
+    fn offsets_print_as_they_are_written() {
+        assert_eq!(from_now(0), "now");
+        assert_eq!(from_now(3_000_000_000_000), "now+50m");
+        assert_eq!(from_now(-5_400_000_000_000), "now-1h30m");
+        for text in ["now+15s", "now-2h5m", "now+250ms"] {
+            let Ok(Time::FromNow(d)) = parse_time(text) else {
+                panic!("{text}")
+            };
+            assert_eq!(from_now(d), text);
+        }
     }
 }

@@ -1,52 +1,102 @@
-//! Build orchestration: `cargo xtask <command>`.
+//! Build orchestration for slotwise: `cargo xtask <command>`, with no tool to install beyond rustup and npm.
+//!
+//! - `build`: the reconciler component (guest built for `wasm32-unknown-unknown`,
+//!   wrapped with `wit-component`, checked to import nothing), the host, and the
+//!   component precompiled for it.
+//! - `demo`: `build`, then the reconciler on a bundled example.
+//! - `test`: every check CI runs.
+//! - `bench`: the benchmark, in release mode.
 
-use anyhow::{bail, Context, Result};
-use std::path::{Path, PathBuf};
-use std::process::Command;
+mod component;
+mod run;
+
+use anyhow::{bail, Result};
+use run::Workspace;
 
 fn main() -> Result<()> {
-    let root = workspace_root();
-    let cmd = std::env::args().nth(1).unwrap_or_default();
-    match cmd.as_str() {
-        "component" => {
-            build_component(&root)?;
-            Ok(())
-        }
-        other => bail!("unknown command `{other}`"),
+    let ws = Workspace::locate()?;
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    match args.first().map(String::as_str) {
+        Some("build") => build(&ws),
+        Some("demo") => demo(&ws),
+        Some("test") => test(&ws),
+        Some("bench") => bench(&ws, &args[1..]),
+        _ => bail!("usage: cargo xtask <build | demo | test | bench [args]>"),
     }
 }
 
-fn workspace_root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .parent()
-        .expect("xtask lives in the workspace")
-        .to_path_buf()
+/// The component, the host, and the component precompiled for the host.
+fn build(ws: &Workspace) -> Result<()> {
+    ws.rustup_target("wasm32-unknown-unknown")?;
+    let component = component::build(ws)?;
+    ws.cargo(&["build", "--package", "slotwise-host"])?;
+    let precompiled = component.with_extension("cwasm");
+    ws.run(
+        &ws.slotwise(),
+        &[
+            "precompile",
+            &component.display().to_string(),
+            "-o",
+            &precompiled.display().to_string(),
+        ],
+    )?;
+    println!(
+        "built {} and {}",
+        component.display(),
+        precompiled.display()
+    );
+    Ok(())
 }
 
-fn build_component(root: &Path) -> Result<PathBuf> {
-    let status = Command::new("cargo")
-        .current_dir(root)
-        .args([
-            "build",
-            "--release",
-            "--package",
-            "slotwise-reconciler",
-            "--target",
-            "wasm32-unknown-unknown",
+fn demo(ws: &Workspace) -> Result<()> {
+    build(ws)?;
+    let example = ws.root.join("docs/examples/rolling-update.yaml");
+    ws.run(
+        &ws.slotwise(),
+        &["reconcile", &example.display().to_string(), "--explain"],
+    )
+}
+
+fn test(ws: &Workspace) -> Result<()> {
+    ws.step("formatting", || ws.cargo(&["fmt", "--all", "--check"]))?;
+    ws.step("lints", || {
+        ws.cargo(&[
+            "clippy",
+            "--workspace",
+            "--all-targets",
+            "--",
+            "-D",
+            "warnings",
         ])
-        .status()?;
-    if !status.success() {
-        bail!("guest build failed");
-    }
-    let module =
-        std::fs::read(root.join("target/wasm32-unknown-unknown/release/slotwise_reconciler.wasm"))?;
-    let component = wit_component::ComponentEncoder::default()
-        .module(&module)?
-        .validate(true)
-        .encode()?;
-    let out = root.join("target/slotwise/reconciler.wasm");
-    std::fs::create_dir_all(out.parent().unwrap())?;
-    std::fs::write(&out, component).context("write component")?;
-    println!("{}", out.display());
-    Ok(out)
+    })?;
+    ws.step("build", || build(ws))?;
+    ws.step("unit, property and conformance tests", || {
+        ws.cargo(&["test", "--workspace"])
+    })?;
+    ws.step("documented examples", || {
+        ws.run(
+            &ws.slotwise(),
+            &[
+                "check",
+                &ws.root.join("docs/examples").display().to_string(),
+            ],
+        )
+    })?;
+    ws.step("embedding in Node", || ws.node_test())?;
+    Ok(())
+}
+
+fn bench(ws: &Workspace, args: &[String]) -> Result<()> {
+    ws.rustup_target("wasm32-unknown-unknown")?;
+    let component = component::build(ws)?;
+    ws.cargo(&["build", "--release", "--package", "slotwise-host"])?;
+    let slotwise = ws.root.join("target/release/slotwise");
+    let mut full = vec![
+        "bench".to_string(),
+        "--component".into(),
+        component.display().to_string(),
+    ];
+    full.extend(args.iter().cloned());
+    let full: Vec<&str> = full.iter().map(String::as_str).collect();
+    ws.run(&slotwise, &full)
 }
