@@ -60,10 +60,17 @@ pub(crate) struct Candidate<'a> {
     pub(crate) update: Option<UpdateKind>,
     /// What happens to it, in a sentence; the latest decision wins.
     pub(crate) outcome: Option<String>,
+    /// Whether the plan explains its slots, so that outcomes are worth wording.
+    explained: bool,
 }
 
 impl<'a> Candidate<'a> {
-    pub(crate) fn new(alloc: &'a Allocation, node: &'a Node, policy: Policy<'a>) -> Self {
+    pub(crate) fn new(
+        alloc: &'a Allocation,
+        node: &'a Node,
+        policy: Policy<'a>,
+        explained: bool,
+    ) -> Self {
         Self {
             alloc,
             node,
@@ -79,6 +86,7 @@ impl<'a> Candidate<'a> {
             followup: None,
             update: None,
             outcome: None,
+            explained,
         }
     }
 
@@ -123,20 +131,23 @@ impl<'a> Candidate<'a> {
         };
     }
 
-    /// Records what happens to the candidate.
-    pub(crate) fn settle(&mut self, outcome: impl Into<String>) {
-        self.outcome = Some(outcome.into());
+    /// Records what happens to the candidate, in a sentence built only when
+    /// the plan explains its slots.
+    pub(crate) fn settle<O: Into<String>>(&mut self, outcome: impl FnOnce() -> O) {
+        if self.explained {
+            self.outcome = Some(outcome().into());
+        }
     }
 
     /// Takes the candidate out of every working set, saying why.
-    pub(crate) fn drop_out(&mut self, outcome: impl Into<String>) {
+    pub(crate) fn drop_out<O: Into<String>>(&mut self, outcome: impl FnOnce() -> O) {
         self.standing = Standing::Out;
         self.settle(outcome);
     }
 
     /// Takes the candidate out of every working set and out of view of the
     /// later steps, saying why.
-    pub(crate) fn untrack(&mut self, outcome: impl Into<String>) {
+    pub(crate) fn untrack<O: Into<String>>(&mut self, outcome: impl FnOnce() -> O) {
         self.tracked = false;
         self.drop_out(outcome);
     }
@@ -149,7 +160,7 @@ impl<'a> Candidate<'a> {
         message: String,
     ) -> Stop {
         self.stopped = true;
-        self.settle(format!("stopped: {message}"));
+        self.settle(|| format!("stopped: {message}"));
         Stop {
             allocation: self.id().to_string(),
             name_index: self.index(),

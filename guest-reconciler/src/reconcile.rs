@@ -114,7 +114,7 @@ fn stop_job(run: &mut JobRun) -> Outcome {
         let mut candidates = gather(input, job, name);
         for c in candidates.iter_mut() {
             if c.observed().is_terminal() {
-                c.untrack("already terminal; nothing to stop");
+                c.untrack(|| "already terminal; nothing to stop");
             }
         }
         let plan = retire(
@@ -218,7 +218,8 @@ fn gather<'a>(input: &'a ReconcileInput, job: Option<&'a Job>, name: &str) -> Ve
         .map(|a| {
             // Validation guarantees the node exists.
             let node = &input.nodes[a.spec.node as usize];
-            Candidate::new(a, node, Policy::new(versions.for_allocation(&a.spec)))
+            let policy = Policy::new(versions.for_allocation(&a.spec));
+            Candidate::new(a, node, policy, input.explain)
         })
         .collect();
     candidates.sort_by(|a, b| {

@@ -53,7 +53,7 @@ pub(crate) fn retire(
             Classification::Ignore | Classification::Expiring
                 if c.observed().client_status != ClientStatus::Unknown =>
             {
-                c.settle(format!("{because}; nothing left to stop"));
+                c.settle(|| format!("{because}; nothing left to stop"));
                 continue;
             }
             _ => c.stop(why.reason(), None, because.clone()),

@@ -1,6 +1,7 @@
 //! Input checks: an inconsistent input is refused with the path of the offending field, never half-reconciled.
 
 use crate::{Duration, InputError, ReconcileInput, TaskGroup};
+use rustc_hash::FxHashMap;
 use std::collections::BTreeMap;
 
 /// The largest group count accepted. Larger counts are almost certainly
@@ -62,7 +63,10 @@ pub fn check(input: &ReconcileInput) -> Result<(), InputError> {
 }
 
 fn check_allocations(input: &ReconcileInput) -> Result<(), InputError> {
-    let mut seen: BTreeMap<&str, (usize, usize)> = BTreeMap::new();
+    // Only looked up, never iterated: its order cannot leak into the plan.
+    let total = input.allocations.iter().map(|g| g.allocations.len()).sum();
+    let mut seen: FxHashMap<&str, (usize, usize)> =
+        FxHashMap::with_capacity_and_hasher(total, Default::default());
     for (g, group) in input.allocations.iter().enumerate() {
         for (a, alloc) in group.allocations.iter().enumerate() {
             let at = |field: &str| format!("allocations[{g}].allocations[{a}].spec.{field}");

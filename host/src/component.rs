@@ -5,7 +5,7 @@ use crate::wit;
 use sha2::{Digest, Sha256};
 use slotwise_reconciler as core;
 use std::path::{Path, PathBuf};
-use wasmtime::component::{Component, Linker};
+use wasmtime::component::{Component, ComponentExportIndex, InstancePre, Linker, TypedFunc};
 use wasmtime::{Config, Engine, InstanceAllocationStrategy, PoolingAllocationConfig, Store, Trap};
 
 /// What can go wrong running the component.
@@ -35,10 +35,15 @@ const KEEP_RESIDENT: usize = 1 << 20;
 /// How many instances may exist at once in one engine.
 const POOLED_INSTANCES: u32 = 64;
 
+/// The export the host calls: `slotwise:reconciler/reconcile@0.1.0#reconcile`.
+const INTERFACE: &str = "slotwise:reconciler/reconcile@0.1.0";
+const FUNCTION: &str = "reconcile";
+
 /// The reconciler component, compiled and ready to instantiate.
 pub struct ComponentReconciler {
     engine: Engine,
-    pre: wit::ReconcilerPre<()>,
+    pre: InstancePre<()>,
+    reconcile: ComponentExportIndex,
 }
 
 impl ComponentReconciler {
@@ -88,8 +93,30 @@ impl ComponentReconciler {
         let pre = linker
             .instantiate_pre(component)
             .map_err(|e| e.to_string())?;
-        let pre = wit::ReconcilerPre::new(pre).map_err(|e| e.to_string())?;
-        Ok(Self { engine, pre })
+        // Checks, once, that the component exports the reconciler world with
+        // exactly the signature the host calls.
+        wit::ReconcilerPre::new(pre.clone()).map_err(|e| format!("{e:#}"))?;
+        let missing = || format!("the component does not export `{INTERFACE}#{FUNCTION}`");
+        let (_, interface) = component.get_export(None, INTERFACE).ok_or_else(missing)?;
+        let (_, reconcile) = component
+            .get_export(Some(&interface), FUNCTION)
+            .ok_or_else(missing)?;
+        Ok(Self {
+            engine,
+            pre,
+            reconcile,
+        })
+    }
+
+    /// Creates a fresh instance and drops it: what every reconcile pays
+    /// before its call.
+    ///
+    /// # Errors
+    /// When the instance cannot be created.
+    pub fn instantiate_only(&self) -> Result<(), HostError> {
+        let mut store = Store::new(&self.engine, ());
+        self.pre.instantiate(&mut store).map_err(call_error)?;
+        Ok(())
     }
 
     /// Runs one reconcile in a fresh instance.
@@ -102,10 +129,17 @@ impl ComponentReconciler {
     ) -> Result<Result<wit::Plan, wit::InputError>, HostError> {
         let mut store = Store::new(&self.engine, ());
         let instance = self.pre.instantiate(&mut store).map_err(call_error)?;
-        instance
-            .slotwise_reconciler_reconcile()
-            .call_reconcile(&mut store, input)
-            .map_err(call_error)
+        let func = instance
+            .get_func(&mut store, self.reconcile)
+            .ok_or_else(|| HostError::Call(format!("no `{INTERFACE}#{FUNCTION}` export")))?;
+        // SAFETY: `from_component` checked this export's signature against
+        // this one when the component was loaded; every instance of the
+        // same component has the same types. Checking again per instance
+        // would cost more than the reconcile of a small group.
+        let reconcile: TypedFunc<(&wit::ReconcileInput,), (Result<wit::Plan, wit::InputError>,)> =
+            unsafe { TypedFunc::new_unchecked(func) };
+        let (outcome,) = reconcile.call(&mut store, (input,)).map_err(call_error)?;
+        Ok(outcome)
     }
 
     /// Runs one reconcile on the library's types, moving them across.
@@ -133,7 +167,9 @@ fn call_error(e: wasmtime::Error) -> HostError {
 
 /// The engine: no async or concurrency support (a synchronous call is then
 /// about three times cheaper), and pooled instances so that a fresh instance
-/// per reconcile costs microseconds.
+/// per reconcile costs microseconds. The component's initial memory is small,
+/// so copying it into an already resident pooled memory is cheaper than
+/// mapping it copy-on-write for every instance.
 fn engine() -> Result<Engine, HostError> {
     let mut pool = PoolingAllocationConfig::default();
     pool.total_component_instances(POOLED_INSTANCES)
@@ -144,6 +180,7 @@ fn engine() -> Result<Engine, HostError> {
     let mut config = Config::new();
     config
         .concurrency_support(false)
+        .memory_init_cow(false)
         .allocation_strategy(InstanceAllocationStrategy::Pooling(pool));
     Engine::new(&config).map_err(|e| HostError::Engine(e.to_string()))
 }

@@ -46,10 +46,7 @@ fn collect(dir: &Path, found: &mut Vec<PathBuf>) -> Result<()> {
     for path in entries {
         if path.is_dir() {
             collect(&path, found)?;
-        } else if matches!(
-            path.extension().and_then(|e| e.to_str()),
-            Some("yaml" | "yml" | "json")
-        ) {
+        } else if is_scenario(&path) {
             found.push(path);
         }
     }

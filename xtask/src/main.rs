@@ -9,6 +9,7 @@
 
 mod component;
 mod run;
+mod wit_types;
 
 use anyhow::{bail, Result};
 use run::Workspace;
@@ -29,6 +30,7 @@ fn main() -> Result<()> {
 fn build(ws: &Workspace) -> Result<()> {
     ws.rustup_target("wasm32-unknown-unknown")?;
     let component = component::build(ws)?;
+    wit_types::write(ws)?;
     ws.cargo(&["build", "--package", "slotwise-host"])?;
     let precompiled = component.with_extension("cwasm");
     ws.run(

@@ -15,7 +15,7 @@ pub(super) fn run(g: &mut GroupRun) -> Outcome {
     {
         let rule = c.rule_for(now);
         c.classify(rule);
-        c.settle(format!("{} (rule {})", describe(rule.class), rule.name));
+        c.settle(|| format!("{} (rule {})", describe(rule.class), rule.name));
         tally[rule.class as usize] += 1;
     }
     g.counters().ignore += tally[Classification::Ignore as usize];

@@ -12,7 +12,7 @@ pub(super) fn run(g: &mut GroupRun) -> Outcome {
     if !g.ready {
         g.plan.counters.ignore += due as u32;
         for &i in &g.destructive {
-            g.candidates[i].settle("needs a new allocation; the deployment holds it back");
+            g.candidates[i].settle(|| "needs a new allocation; the deployment holds it back");
         }
         return Outcome::waiting(format!("{due} replacements held back by the deployment"));
     }
@@ -20,11 +20,11 @@ pub(super) fn run(g: &mut GroupRun) -> Outcome {
     for (n, &i) in g.destructive.iter().enumerate() {
         let c = &mut g.candidates[i];
         if n >= now {
-            c.settle("needs a new allocation; waits for the rollout budget");
+            c.settle(|| "needs a new allocation; waits for the rollout budget");
             continue;
         }
         let message = format!("replaced by the new version ({} of {due})", n + 1);
-        c.settle(message.clone());
+        c.settle(|| message.clone());
         g.plan.destructive_updates.push(DestructiveUpdate {
             allocation: c.id().to_string(),
             name_index: c.index(),

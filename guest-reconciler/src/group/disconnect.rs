@@ -39,10 +39,7 @@ pub(super) fn run(g: &mut GroupRun) -> Outcome {
             }
             Some(Verdict::Stay) => c.standing = Standing::Untainted,
         }
-        c.settle(format!(
-            "client on node {} disconnected; marked unknown",
-            c.node.id
-        ));
+        c.settle(|| format!("client on node {} disconnected; marked unknown", c.node.id));
     }
     let timeouts = disconnecting
         .iter()

@@ -52,7 +52,7 @@ pub(super) fn run(g: &mut GroupRun) -> Outcome {
                 "client on node {} reconnected; resume the allocation",
                 c.node.id
             );
-            c.settle(message.clone());
+            c.settle(|| message.clone());
             g.plan.reconnect_updates.push(AllocationUpdate {
                 allocation: c.id().to_string(),
                 name_index: c.index(),

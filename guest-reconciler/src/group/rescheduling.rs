@@ -123,7 +123,7 @@ pub(super) fn run(g: &mut GroupRun) -> Outcome {
         if already_replaced(c) {
             if !migrating {
                 let next = c.alloc.spec.next_allocation.as_deref().unwrap_or_default();
-                g.candidates[i].drop_out(format!("already replaced by {next}"));
+                g.candidates[i].drop_out(|| format!("already replaced by {next}"));
                 dropped += 1;
             }
             continue;
@@ -131,7 +131,7 @@ pub(super) fn run(g: &mut GroupRun) -> Outcome {
         match screen(c.observed(), g.ctx.is_batch) {
             Screen::Keep => continue,
             Screen::Drop if !migrating => {
-                g.candidates[i].drop_out("stopped or finished; neither counted nor replaced");
+                g.candidates[i].drop_out(|| "stopped or finished; neither counted nor replaced");
                 dropped += 1;
                 continue;
             }
@@ -146,15 +146,12 @@ pub(super) fn run(g: &mut GroupRun) -> Outcome {
                 if !migrating {
                     c.standing = Standing::Rescheduled;
                 }
-                c.settle("failed; replaced now");
+                c.settle(|| "failed; replaced now");
                 now += 1;
             }
             Verdict::Later(at) => {
                 c.reschedule_later = Some(at);
-                c.settle(format!(
-                    "failed; replaced {}",
-                    phrasing::relative(at, g.ctx.now)
-                ));
+                c.settle(|| format!("failed; replaced {}", phrasing::relative(at, g.ctx.now)));
                 later += 1;
             }
             Verdict::Stay => {}

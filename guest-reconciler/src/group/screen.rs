@@ -13,7 +13,7 @@ pub(crate) fn server_stopped(candidates: &mut [Candidate], is_batch: bool) -> us
         let observed = c.observed();
         let kept_as_done = is_batch && !observed.transition().reschedule;
         if observed.is_server_terminal() && !kept_as_done {
-            c.untrack("already stopped by the server; nothing to decide");
+            c.untrack(|| "already stopped by the server; nothing to decide");
             taken_out += 1;
         }
     }
@@ -28,10 +28,12 @@ pub(super) fn run(g: &mut GroupRun) -> Outcome {
         let (version, create_index) = (g.ctx.job.version, g.ctx.job.create_index);
         for c in g.candidates.iter_mut().filter(|c| c.tracked) {
             if c.observed().is_terminal() && c.is_older_than(version, create_index) {
-                c.untrack(format!(
-                    "finished under job version {}; ignored",
-                    c.alloc.spec.job_version
-                ));
+                c.untrack(|| {
+                    format!(
+                        "finished under job version {}; ignored",
+                        c.alloc.spec.job_version
+                    )
+                });
                 c.standing = Standing::Ignored;
                 old += 1;
             }

@@ -34,16 +34,16 @@ pub(super) fn run(g: &mut GroupRun) -> Outcome {
         match kind {
             UpdateKind::Ignore => {
                 ignored += 1;
-                c.settle("up to date; left as it is");
+                c.settle(|| "up to date; left as it is");
             }
             UpdateKind::Destructive => {
-                c.settle("the group changed in a way that needs a new allocation");
+                c.settle(|| "the group changed in a way that needs a new allocation");
                 g.destructive.push(i);
             }
             UpdateKind::InPlace => {
                 let message =
                     "the group changed in a way the allocation absorbs in place".to_string();
-                c.settle(format!("updated in place: {message}"));
+                c.settle(|| format!("updated in place: {message}"));
                 g.plan.in_place_updates.push(AllocationUpdate {
                     allocation: c.id().to_string(),
                     name_index: c.index(),
@@ -69,7 +69,7 @@ pub(super) fn run(g: &mut GroupRun) -> Outcome {
             .filter(|c| c.canary && c.is(Standing::Untainted))
         {
             c.standing = Standing::Out;
-            c.settle("canary awaiting promotion; kept");
+            c.settle(|| "canary awaiting promotion; kept");
         }
     }
     Outcome::done(format!(
