@@ -50,6 +50,8 @@ pub(crate) struct Candidate<'a> {
     pub(crate) canary: bool,
     /// Marked unknown because its client disconnected.
     pub(crate) disconnected: bool,
+    /// Resumed because its client reconnected.
+    pub(crate) resumed: bool,
     /// A stop has been decided.
     pub(crate) stopped: bool,
     /// Still among the allocations later steps look at (Nomad's `all`): not
@@ -81,6 +83,7 @@ impl<'a> Candidate<'a> {
             reschedule_later: None,
             canary: false,
             disconnected: false,
+            resumed: false,
             stopped: false,
             tracked: true,
             followup: None,

@@ -2,7 +2,7 @@
 
 use crate::candidate::Candidate;
 use crate::slot::Slots;
-use crate::{CandidateReport, GroupPlan, SlotReport};
+use crate::{CandidateReport, GroupPlan, SlotReport, Timestamp};
 use std::collections::BTreeMap;
 
 /// One report per slot below `count` and per slot anything claims or fills.
@@ -11,6 +11,7 @@ pub(crate) fn slots(
     slots: &Slots,
     candidates: &[Candidate],
     plan: &GroupPlan,
+    now: Timestamp,
 ) -> Vec<SlotReport> {
     let mut decisions: BTreeMap<u32, Vec<String>> = BTreeMap::new();
     let mut note = |index: u32, text: String| decisions.entry(index).or_default().push(text);
@@ -50,7 +51,7 @@ pub(crate) fn slots(
         .map(|index| {
             let claimants = candidates[slots.claimants(index)]
                 .iter()
-                .map(report)
+                .map(|c| report(c, now))
                 .collect();
             SlotReport {
                 index,
@@ -64,11 +65,15 @@ pub(crate) fn slots(
         .collect()
 }
 
-fn report(c: &Candidate) -> CandidateReport {
+/// A candidate's report. A candidate screened out before classification is
+/// reported with what the rule table says of it all the same, so that a reader
+/// sees every allocation's class; its outcome says it was screened out.
+fn report(c: &Candidate, now: Timestamp) -> CandidateReport {
+    let rule = c.rule.unwrap_or_else(|| c.rule_for(now));
     CandidateReport {
         allocation: c.id().to_string(),
-        classification: c.rule.map(|r| r.class),
-        rule: c.rule.map_or("none", |r| r.name).to_string(),
+        classification: Some(rule.class),
+        rule: rule.name.to_string(),
         outcome: c
             .outcome
             .clone()

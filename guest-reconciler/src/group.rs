@@ -201,8 +201,13 @@ impl<'a, 'r> GroupRun<'a, 'r> {
     pub(crate) fn run(mut self, report: &mut Vec<StepReport>) -> (GroupPlan, bool) {
         pipeline::run(&mut self, &steps());
         if self.ctx.explain {
-            self.plan.slots =
-                crate::explain::slots(self.spec.count, &self.slots, &self.candidates, &self.plan);
+            self.plan.slots = crate::explain::slots(
+                self.spec.count,
+                &self.slots,
+                &self.candidates,
+                &self.plan,
+                self.ctx.now,
+            );
         }
         report.append(&mut self.reports);
         (self.plan, self.complete)
@@ -249,6 +254,13 @@ impl<'a, 'r> GroupRun<'a, 'r> {
         let c = &mut self.candidates[i];
         if c.stopped {
             return;
+        }
+        // A stop supersedes resuming the same allocation in this plan.
+        if std::mem::take(&mut c.resumed) {
+            self.plan
+                .reconnect_updates
+                .retain(|u| u.allocation != c.id());
+            self.plan.counters.reconnect -= 1;
         }
         self.plan.stops.push(c.stop(reason, client_status, message));
         if counted {

@@ -203,18 +203,9 @@ mod tests {
 
     #[test]
     fn nomad_name_index_cases_hold() {
-        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
-            .join("../tests/conformance/nomad/name-index");
-        let mut files: Vec<_> = std::fs::read_dir(&dir)
-            .expect("the name-index cases exist")
-            .map(|e| e.expect("readable directory").path())
-            .filter(|p| p.to_string_lossy().ends_with(".unit.yaml"))
-            .collect();
-        files.sort();
+        let files: Vec<(_, Cases)> = crate::unit_cases::load("name-index");
         assert!(files.len() >= 5, "expected Nomad's five name-index tests");
-        for path in files {
-            let text = std::fs::read_to_string(&path).expect("readable case file");
-            let cases: Cases = serde_yaml::from_str(&text).expect("well-formed case file");
+        for (_, cases) in files {
             for case in &cases.cases {
                 let mut o = Occupancy::new(case.count, case.claims.iter().copied());
                 for (n, op) in case.ops.iter().enumerate() {

@@ -29,6 +29,8 @@ mod reconnect_strategy;
 mod reschedule;
 mod retire;
 mod slot;
+#[cfg(test)]
+mod unit_cases;
 mod validation;
 mod wit;
 

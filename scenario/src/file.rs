@@ -114,7 +114,8 @@ pub struct GroupFile {
     /// Default 10.
     pub count: Option<u32>,
     /// Absent: no update strategy. `canary` is Nomad's test strategy with 2
-    /// canaries and max-parallel 2; `rolling` has max-parallel 4.
+    /// canaries and max-parallel 2; `rolling` has max-parallel 4; neither has
+    /// a progress deadline.
     pub update: Option<UpdateFile>,
     /// Absent: 2 attempts in 10m, 5s apart, constant (Nomad's test default).
     /// Null: no reschedule policy.

@@ -207,13 +207,14 @@ fn group(file: &GroupFile, path: &str) -> Result<TaskGroup, ScenarioError> {
     })
 }
 
+/// A preset strategy: as Nomad's test fixtures, no progress deadline.
 fn strategy(max_parallel: u32, canary: u32) -> UpdateStrategy {
     UpdateStrategy {
         max_parallel,
         canary,
         auto_promote: false,
         auto_revert: false,
-        progress_deadline: 10 * MINUTE,
+        progress_deadline: 0,
     }
 }
 

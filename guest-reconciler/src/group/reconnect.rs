@@ -48,6 +48,7 @@ pub(super) fn run(g: &mut GroupRun) -> Outcome {
         g.candidates[r].standing = Standing::Untainted;
         if resumes(g, r) {
             let c = &mut g.candidates[r];
+            c.resumed = true;
             let message = format!(
                 "client on node {} reconnected; resume the allocation",
                 c.node.id

@@ -164,3 +164,87 @@ pub(super) fn run(g: &mut GroupRun) -> Outcome {
         "{now} to replace now, {later} to replace later, {dropped} out of play"
     ))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::{DesiredStatus, RescheduleTracker, TaskLifecycle, TaskState};
+    use serde::Deserialize;
+
+    #[derive(Deserialize)]
+    #[serde(deny_unknown_fields)]
+    struct Cases {
+        nomad: String,
+        cases: Vec<Case>,
+    }
+
+    #[derive(Deserialize)]
+    #[serde(deny_unknown_fields, rename_all = "kebab-case")]
+    struct Case {
+        name: String,
+        batch: bool,
+        desired: DesiredStatus,
+        client: ClientStatus,
+        task_failed: bool,
+        #[serde(default)]
+        last_reschedule_failed: bool,
+        expect: Filtered,
+    }
+
+    /// Nomad's `shouldFilter` answer.
+    #[derive(Deserialize, Debug, PartialEq, Eq)]
+    #[serde(deny_unknown_fields)]
+    struct Filtered {
+        untainted: bool,
+        ignore: bool,
+    }
+
+    fn observed(case: &Case) -> ObservedState {
+        ObservedState {
+            desired_status: case.desired,
+            client_status: case.client,
+            desired_transition: None,
+            health: None,
+            reschedule: case.last_reschedule_failed.then(|| RescheduleTracker {
+                events: Vec::new(),
+                last_failed: true,
+            }),
+            followup_eval: None,
+            client_states: None,
+            tasks: Some(vec![TaskState {
+                name: "task".into(),
+                state: TaskLifecycle::Dead,
+                failed: case.task_failed,
+                started_at: None,
+                finished_at: None,
+                restarts: 0,
+                last_restart: None,
+            }]),
+            modify_time: 0,
+            meta: None,
+        }
+    }
+
+    #[test]
+    fn nomad_should_filter_cases_hold() {
+        for (_, cases) in crate::unit_cases::load::<Cases>("rescheduling-units") {
+            for case in &cases.cases {
+                let got = match screen(&observed(case), case.batch) {
+                    Screen::Keep => Filtered {
+                        untainted: true,
+                        ignore: false,
+                    },
+                    Screen::Drop => Filtered {
+                        untainted: false,
+                        ignore: true,
+                    },
+                    Screen::Consider => Filtered {
+                        untainted: false,
+                        ignore: false,
+                    },
+                };
+                assert_eq!(got, case.expect, "{} / {}", cases.nomad, case.name);
+            }
+        }
+    }
+}
