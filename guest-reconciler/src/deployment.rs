@@ -15,6 +15,22 @@ pub(crate) mod description {
     pub(crate) const NEWER_JOB: &str = "Cancelled due to newer version of job";
     pub(crate) const BLOCKED: &str = "Deployment is complete but waiting for peer region";
     pub(crate) const PENDING: &str = "Deployment is pending, waiting for peer region";
+    pub(crate) const FAILED_BY_POLICY: &str = "Failed by policy";
+}
+
+/// A deployment status as the WIT names it.
+pub(crate) fn status_name(status: DeploymentStatus) -> &'static str {
+    match status {
+        DeploymentStatus::Running => "running",
+        DeploymentStatus::Paused => "paused",
+        DeploymentStatus::Failed => "failed",
+        DeploymentStatus::Successful => "successful",
+        DeploymentStatus::Cancelled => "cancelled",
+        DeploymentStatus::Initializing => "initializing",
+        DeploymentStatus::Pending => "pending",
+        DeploymentStatus::Blocked => "blocked",
+        DeploymentStatus::Unblocking => "unblocking",
+    }
 }
 
 /// Whether a deployment in `status` is still in progress.
@@ -52,6 +68,8 @@ pub(crate) struct Deployments<'a> {
     current: Option<Current<'a>>,
     /// The current deployment's group states, as the run updates them.
     groups: Vec<DeploymentGroup>,
+    /// A policy failed the current deployment during this run.
+    failed_by_policy: bool,
     /// Status changes of existing deployments.
     pub(crate) updates: Vec<DeploymentUpdate>,
 }
@@ -64,6 +82,7 @@ impl<'a> Deployments<'a> {
             old: None,
             current: None,
             groups: Vec::new(),
+            failed_by_policy: false,
             updates: Vec::new(),
         };
         let Some(deployment) = input else {
@@ -128,11 +147,39 @@ impl<'a> Deployments<'a> {
         }
     }
 
-    /// The current deployment's status.
+    /// The current deployment's status, as this run leaves it.
     pub(crate) fn current_status(&self) -> Option<DeploymentStatus> {
+        if self.failed_by_policy {
+            return Some(DeploymentStatus::Failed);
+        }
         match self.current.as_ref()? {
             Current::Existing(d) => Some(d.status),
             Current::Created(d) => Some(d.status),
+        }
+    }
+
+    /// Marks the canaries of `group` promoted for the rest of the run.
+    pub(crate) fn promote(&mut self, group: &str) {
+        if let Some(state) = self.groups.iter_mut().find(|g| g.group == group) {
+            state.promoted = true;
+        }
+    }
+
+    /// Fails the current deployment for the rest of the run, as a policy asked.
+    pub(crate) fn fail_by_policy(&mut self, why: &str) {
+        let Some(id) = self.current_id().map(str::to_string) else {
+            return;
+        };
+        if !self.failed_by_policy {
+            self.failed_by_policy = true;
+            let description = format!("{}: {why}", description::FAILED_BY_POLICY);
+            self.record(
+                &id,
+                DeploymentStatus::Failed,
+                Reason::DeploymentFailedByPolicy,
+                &description,
+                &format!("a policy failed it: {why}"),
+            );
         }
     }
 

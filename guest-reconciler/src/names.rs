@@ -35,6 +35,9 @@ impl Reason {
             Reason::DeploymentComplete => "deployment-complete",
             Reason::DeploymentBlocked => "deployment-blocked",
             Reason::DeploymentPending => "deployment-pending",
+            Reason::CanariesPromoted => "canaries-promoted",
+            Reason::PromotionRefused => "promotion-refused",
+            Reason::DeploymentFailedByPolicy => "deployment-failed-by-policy",
         }
     }
 }

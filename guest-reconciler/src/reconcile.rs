@@ -3,6 +3,7 @@
 use crate::candidate::Candidate;
 use crate::deployment::Deployments;
 use crate::group::{Context, GroupRun};
+use crate::hooks::{Hooks, NoHooks};
 use crate::pipeline::{self, Outcome, Reporting, Step};
 use crate::policy::{GroupVersions, Policy};
 use crate::retire::{retire, Retirement};
@@ -20,9 +21,23 @@ use crate::{
 /// Pure and deterministic: the same input gives the same plan. Every
 /// allocation the plan names is in the input, and none is stopped twice.
 pub fn reconcile(input: &ReconcileInput) -> Result<Plan, InputError> {
+    reconcile_with(input, &mut NoHooks)
+}
+
+/// Decides as [`reconcile`] does, consulting `hooks` at its hook points.
+///
+/// # Errors
+/// When the input is inconsistent; the error names the offending field.
+///
+/// # Guarantees
+/// As [`reconcile`], for whatever the hooks answer: a proposal the guards
+/// refuse is reported in the plan, never applied.
+pub fn reconcile_with(input: &ReconcileInput, hooks: &mut dyn Hooks) -> Result<Plan, InputError> {
     validation::check(input)?;
     let mut run = JobRun {
         input,
+        hooks,
+        promotions: Vec::new(),
         job: input.job.as_ref(),
         deployments: Deployments::new(None, None),
         groups: Vec::new(),
@@ -49,13 +64,16 @@ pub fn reconcile(input: &ReconcileInput) -> Result<Plan, InputError> {
         groups: run.groups,
         deployment: run.deployment,
         deployment_updates: run.deployments.updates,
+        promotions: run.promotions,
         steps: run.reports,
         ext: input.ext.clone(),
     })
 }
 
-struct JobRun<'a> {
+struct JobRun<'a, 'h> {
     input: &'a ReconcileInput,
+    hooks: &'h mut dyn Hooks,
+    promotions: Vec<crate::Promotion>,
     job: Option<&'a Job>,
     deployments: Deployments<'a>,
     groups: Vec<GroupPlan>,
@@ -64,7 +82,7 @@ struct JobRun<'a> {
     reports: Vec<StepReport>,
 }
 
-impl Reporting for JobRun<'_> {
+impl Reporting for JobRun<'_, '_> {
     fn reports(&mut self) -> &mut Vec<StepReport> {
         &mut self.reports
     }
@@ -75,7 +93,7 @@ impl Reporting for JobRun<'_> {
 }
 
 /// The job-wide steps, in order.
-fn steps<'a>() -> [Step<JobRun<'a>>; 4] {
+fn steps<'a, 'h>() -> [Step<JobRun<'a, 'h>>; 5] {
     [
         Step {
             name: "deployment",
@@ -84,6 +102,10 @@ fn steps<'a>() -> [Step<JobRun<'a>>; 4] {
         Step {
             name: "stop-job",
             run: stop_job,
+        },
+        Step {
+            name: "promotion",
+            run: promotion,
         },
         Step {
             name: "groups",
@@ -128,6 +150,12 @@ fn stop_job(run: &mut JobRun) -> Outcome {
     }
     let why = if job.is_some() { "stopped" } else { "gone" };
     Outcome::done(format!("the job is {why}; every allocation is stopped")).and_finish()
+}
+
+fn promotion(run: &mut JobRun) -> Outcome {
+    let (decisions, outcome) = crate::promotion::decide(run.input, &mut run.deployments, run.hooks);
+    run.promotions = decisions;
+    outcome
 }
 
 fn groups(run: &mut JobRun) -> Outcome {

@@ -56,6 +56,7 @@ wit_bindgen::generate!({
         "slotwise:reconciler/types@0.1.0/slot-report": [#[serde(rename_all = "kebab-case")] #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]],
         "slotwise:reconciler/types@0.1.0/group-plan": [#[serde(rename_all = "kebab-case")] #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]],
         "slotwise:reconciler/types@0.1.0/new-deployment": [#[serde(rename_all = "kebab-case")] #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]],
+        "slotwise:reconciler/types@0.1.0/promotion": [#[serde(rename_all = "kebab-case")] #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]],
         "slotwise:reconciler/types@0.1.0/deployment-update": [#[serde(rename_all = "kebab-case")] #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]],
         "slotwise:reconciler/types@0.1.0/step-status": [#[serde(rename_all = "kebab-case")] #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]],
         "slotwise:reconciler/types@0.1.0/step-report": [#[serde(rename_all = "kebab-case")] #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]],
