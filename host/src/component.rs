@@ -6,7 +6,10 @@ use sha2::{Digest, Sha256};
 use slotwise_reconciler as core;
 use std::path::{Path, PathBuf};
 use wasmtime::component::{Component, ComponentExportIndex, InstancePre, Linker, TypedFunc};
-use wasmtime::{Config, Engine, InstanceAllocationStrategy, PoolingAllocationConfig, Store, Trap};
+use wasmtime::{
+    Config, Engine, InstanceAllocationStrategy, PoolingAllocationConfig, Store, StoreLimits,
+    StoreLimitsBuilder, Trap,
+};
 
 /// What can go wrong running the component.
 #[derive(Debug, thiserror::Error)]
@@ -35,6 +38,10 @@ const KEEP_RESIDENT: usize = 1 << 20;
 /// How many instances may exist at once in one engine.
 const POOLED_INSTANCES: u32 = 64;
 
+/// The memory one reconcile may use unless told otherwise: the most a 32-bit
+/// guest can address. A reconcile of 100,000 allocations uses about 100 MiB.
+pub const DEFAULT_MEMORY_LIMIT: usize = 4 << 30;
+
 /// The export the host calls: `slotwise:reconciler/reconcile@0.1.0#reconcile`.
 const INTERFACE: &str = "slotwise:reconciler/reconcile@0.1.0";
 const FUNCTION: &str = "reconcile";
@@ -42,8 +49,9 @@ const FUNCTION: &str = "reconcile";
 /// The reconciler component, compiled and ready to instantiate.
 pub struct ComponentReconciler {
     engine: Engine,
-    pre: InstancePre<()>,
+    pre: InstancePre<StoreLimits>,
     reconcile: ComponentExportIndex,
+    memory_limit: usize,
 }
 
 impl ComponentReconciler {
@@ -89,7 +97,7 @@ impl ComponentReconciler {
     }
 
     fn from_component(engine: Engine, component: &Component) -> Result<Self, String> {
-        let linker: Linker<()> = Linker::new(&engine);
+        let linker: Linker<StoreLimits> = Linker::new(&engine);
         let pre = linker
             .instantiate_pre(component)
             .map_err(|e| e.to_string())?;
@@ -105,7 +113,23 @@ impl ComponentReconciler {
             engine,
             pre,
             reconcile,
+            memory_limit: DEFAULT_MEMORY_LIMIT,
         })
+    }
+
+    /// Caps the memory of each reconcile at `bytes`; a reconcile that needs
+    /// more traps, and the next one starts afresh.
+    pub fn set_memory_limit(&mut self, bytes: usize) {
+        self.memory_limit = bytes;
+    }
+
+    fn store(&self) -> Store<StoreLimits> {
+        let limits = StoreLimitsBuilder::new()
+            .memory_size(self.memory_limit)
+            .build();
+        let mut store = Store::new(&self.engine, limits);
+        store.limiter(|limits| limits);
+        store
     }
 
     /// Creates a fresh instance and drops it: what every reconcile pays
@@ -114,7 +138,7 @@ impl ComponentReconciler {
     /// # Errors
     /// When the instance cannot be created.
     pub fn instantiate_only(&self) -> Result<(), HostError> {
-        let mut store = Store::new(&self.engine, ());
+        let mut store = self.store();
         self.pre.instantiate(&mut store).map_err(call_error)?;
         Ok(())
     }
@@ -127,7 +151,7 @@ impl ComponentReconciler {
         &self,
         input: &wit::ReconcileInput,
     ) -> Result<Result<wit::Plan, wit::InputError>, HostError> {
-        let mut store = Store::new(&self.engine, ());
+        let mut store = self.store();
         let instance = self.pre.instantiate(&mut store).map_err(call_error)?;
         let func = instance
             .get_func(&mut store, self.reconcile)

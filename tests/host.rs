@@ -1,0 +1,100 @@
+//! The host runs the component safely: bad files are refused at load, a trap is an error, and the next reconcile works.
+
+use slotwise_host::component::precompile;
+use slotwise_host::{ComponentReconciler, HostError};
+use slotwise_scenario::{parse, Syntax};
+use std::path::{Path, PathBuf};
+
+fn component_path() -> PathBuf {
+    std::env::var_os("SLOTWISE_COMPONENT")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| {
+            Path::new(env!("CARGO_MANIFEST_DIR")).join("../target/slotwise/reconciler.wasm")
+        })
+}
+
+fn reconciler() -> ComponentReconciler {
+    ComponentReconciler::load(&component_path())
+        .unwrap_or_else(|e| panic!("{e} (build it with `cargo xtask build`)"))
+}
+
+fn input(text: &str) -> slotwise_reconciler::ReconcileInput {
+    parse(text, Syntax::Yaml).expect("a valid scenario").input
+}
+
+fn scratch(name: &str, bytes: &[u8]) -> PathBuf {
+    let path =
+        std::env::temp_dir().join(format!("slotwise-host-test-{}-{name}", std::process::id()));
+    std::fs::write(&path, bytes).expect("a writable temp dir");
+    path
+}
+
+#[test]
+fn a_guest_trap_is_a_clean_error_and_the_next_reconcile_works() {
+    let mut reconciler = reconciler();
+    reconciler.set_memory_limit(1 << 20);
+    let large = input("job: {groups: [{count: 20000}]}\nallocations: {web: [{index: 0-19999}]}");
+    match reconciler.reconcile_core(&large) {
+        Err(HostError::Trap(message)) => assert!(!message.is_empty()),
+        other => panic!("expected a trap, got {:?}", other.map(|o| o.is_ok())),
+    }
+    reconciler.set_memory_limit(slotwise_host::component::DEFAULT_MEMORY_LIMIT);
+    let small = input("allocations: {web: [{index: 0-4}]}");
+    let plan = reconciler
+        .reconcile_core(&small)
+        .expect("the host still works")
+        .expect("a plan");
+    assert_eq!(plan.groups[0].placements.len(), 5);
+}
+
+#[test]
+fn bytes_that_are_not_a_component_are_refused_naming_the_file() {
+    let garbage = scratch("garbage.wasm", b"not wasm at all");
+    let core_module = scratch("module.wasm", b"\0asm\x01\0\0\0");
+    for path in [garbage, core_module] {
+        match ComponentReconciler::load(&path) {
+            Err(e @ HostError::Load { .. }) => {
+                assert!(e.to_string().contains(&path.display().to_string()), "{e}")
+            }
+            Err(e) => panic!("expected a load error, got {e}"),
+            Ok(_) => panic!("{} loaded", path.display()),
+        }
+        let _ = std::fs::remove_file(path);
+    }
+}
+
+#[test]
+fn a_missing_component_file_is_named() {
+    let missing = Path::new("/nonexistent/reconciler.wasm");
+    let error = ComponentReconciler::load(missing)
+        .err()
+        .map(|e| e.to_string())
+        .unwrap_or_default();
+    assert!(error.contains("/nonexistent/reconciler.wasm"), "{error}");
+}
+
+#[test]
+fn a_precompiled_component_plans_as_the_wasm_one() {
+    let cwasm =
+        std::env::temp_dir().join(format!("slotwise-host-test-{}.cwasm", std::process::id()));
+    precompile(&component_path(), &cwasm).expect("precompiles");
+    let precompiled = ComponentReconciler::load(&cwasm).expect("loads");
+    let _ = std::fs::remove_file(&cwasm);
+    let scenario = input(
+        "nodes: [{id: n1, status: down}]\nallocations: {web: [{index: 0-8}, {index: 9, node: n1}]}",
+    );
+    let from_cwasm = precompiled.reconcile_core(&scenario).expect("runs");
+    let from_wasm = reconciler().reconcile_core(&scenario).expect("runs");
+    assert_eq!(from_cwasm, from_wasm);
+    assert_eq!(from_wasm.expect("a plan").groups[0].stops.len(), 1);
+}
+
+#[test]
+fn invalid_input_is_an_input_error_not_a_host_error() {
+    let bad = input("deployment: {job-id: other}");
+    let outcome = reconciler()
+        .reconcile_core(&bad)
+        .expect("the component ran");
+    let error = outcome.expect_err("the input is refused");
+    assert_eq!(error.field, "deployment.job-id");
+}
