@@ -32,6 +32,15 @@ pub(crate) fn duration(d: Duration) -> String {
     out
 }
 
+/// `n` things, like `1 group` or `3 groups`.
+pub(crate) fn count(n: usize, thing: &str) -> String {
+    if n == 1 {
+        format!("1 {thing}")
+    } else {
+        format!("{n} {thing}s")
+    }
+}
+
 /// A time as seen from `now`, like `in 15s` or `10m ago`.
 pub(crate) fn relative(at: Timestamp, now: Timestamp) -> String {
     let delta = at.saturating_sub(now);
@@ -54,6 +63,13 @@ mod tests {
         assert_eq!(duration(250_000_000), "250ms");
         assert_eq!(duration(300), "300ns");
         assert_eq!(duration(-5_000_000_000), "-5s");
+    }
+
+    #[test]
+    fn counts_agree_with_their_number() {
+        assert_eq!(count(1, "group"), "1 group");
+        assert_eq!(count(0, "group"), "0 groups");
+        assert_eq!(count(3, "node"), "3 nodes");
     }
 
     #[test]

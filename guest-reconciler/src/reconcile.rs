@@ -8,7 +8,7 @@ use crate::pipeline::{self, Outcome, Reporting, Step};
 use crate::policy::{GroupVersions, Policy};
 use crate::retire::{retire, Retirement};
 use crate::{
-    validation, GroupAllocations, GroupPlan, InputError, Job, JobType, NewDeployment, Plan,
+    phrasing, validation, GroupAllocations, GroupPlan, InputError, Job, JobType, NewDeployment, Plan,
     ReconcileInput, StepReport, StepStatus,
 };
 
@@ -48,14 +48,13 @@ pub fn reconcile_with(input: &ReconcileInput, hooks: &mut dyn Hooks) -> Result<P
             group: None,
             status: StepStatus::Done,
             message: format!(
-                "{} allocations in {} groups on {} nodes",
-                input
-                    .allocations
-                    .iter()
-                    .map(|g| g.allocations.len())
-                    .sum::<usize>(),
-                input.allocations.len(),
-                input.nodes.len()
+                "{} in {} on {}",
+                phrasing::count(
+                    input.allocations.iter().map(|g| g.allocations.len()).sum(),
+                    "allocation"
+                ),
+                phrasing::count(input.allocations.len(), "group"),
+                phrasing::count(input.nodes.len(), "node")
             ),
         }],
     };
@@ -200,7 +199,10 @@ fn groups(run: &mut JobRun) -> Outcome {
         run.groups.push(plan);
     }
     run.reports = reports;
-    Outcome::done(format!("{} groups reconciled", run.groups.len()))
+    Outcome::done(format!(
+        "{} reconciled",
+        phrasing::count(run.groups.len(), "group")
+    ))
 }
 
 fn deployment_status(run: &mut JobRun) -> Outcome {

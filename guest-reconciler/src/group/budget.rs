@@ -25,11 +25,14 @@ fn budget(g: &GroupRun) -> (i64, &'static str) {
             "max-parallel of a new rollout",
         );
     };
-    if g.deployments.is_paused() || g.deployments.is_failed() || g.canarying {
-        return (
-            0,
-            "the deployment is paused, failed, or awaits canary promotion",
-        );
+    if g.deployments.is_paused() {
+        return (0, "the deployment is paused");
+    }
+    if g.deployments.is_failed() {
+        return (0, "the deployment failed");
+    }
+    if g.canarying {
+        return (0, "canaries await promotion");
     }
     let mut budget = i64::from(update.max_parallel);
     for c in g

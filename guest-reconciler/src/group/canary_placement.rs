@@ -32,7 +32,8 @@ pub(super) fn run(g: &mut GroupRun) -> Outcome {
         .iter()
         .map(|&i| g.candidates[i].index())
         .collect();
-    for index in g.occupancy.next_canaries(missing, &canary_slots, &replaced) {
+    let slots = g.occupancy.next_canaries(missing, &canary_slots, &replaced);
+    for (n, index) in slots.into_iter().enumerate() {
         g.plan.placements.push(Placement {
             name_index: index,
             canary: true,
@@ -44,7 +45,7 @@ pub(super) fn run(g: &mut GroupRun) -> Outcome {
             reason: Reason::Canary,
             message: format!(
                 "canary {} of {} for the new version",
-                have + 1,
+                have + n as u32 + 1,
                 update.canary
             ),
         });
