@@ -1,4 +1,4 @@
-//! How numbers read in messages: durations and times relative to now.
+//! How numbers read in slotwise's messages: durations, times relative to now, counts.
 
 use crate::{Duration, Timestamp};
 
@@ -10,7 +10,7 @@ const UNITS: [(i64, &str); 4] = [
 ];
 
 /// A duration in its largest units, like `1h30m` or `250ms`.
-pub(crate) fn duration(d: Duration) -> String {
+pub fn duration(d: Duration) -> String {
     if d == 0 {
         return "0s".to_string();
     }
@@ -33,7 +33,7 @@ pub(crate) fn duration(d: Duration) -> String {
 }
 
 /// `n` things, like `1 group` or `3 groups`.
-pub(crate) fn count(n: usize, thing: &str) -> String {
+pub fn count(n: usize, thing: &str) -> String {
     if n == 1 {
         format!("1 {thing}")
     } else {
@@ -42,7 +42,7 @@ pub(crate) fn count(n: usize, thing: &str) -> String {
 }
 
 /// A time as seen from `now`, like `in 15s` or `10m ago`.
-pub(crate) fn relative(at: Timestamp, now: Timestamp) -> String {
+pub fn relative(at: Timestamp, now: Timestamp) -> String {
     let delta = at.saturating_sub(now);
     match delta {
         0 => "now".to_string(),

@@ -8,8 +8,8 @@ use crate::pipeline::{self, Outcome, Reporting, Step};
 use crate::policy::{GroupVersions, Policy};
 use crate::retire::{retire, Retirement};
 use crate::{
-    phrasing, validation, GroupAllocations, GroupPlan, InputError, Job, JobType, NewDeployment, Plan,
-    ReconcileInput, StepReport, StepStatus,
+    phrasing, validation, GroupAllocations, GroupPlan, InputError, Job, JobType, NewDeployment,
+    Plan, ReconcileInput, StepReport, StepStatus,
 };
 
 /// Decides what must change for the job described by `input`.

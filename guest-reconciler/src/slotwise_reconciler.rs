@@ -22,7 +22,7 @@ mod hooks;
 mod ids;
 mod names;
 mod occupancy;
-mod phrasing;
+pub mod phrasing;
 mod pipeline;
 mod policy;
 mod promotion;

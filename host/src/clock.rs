@@ -1,5 +1,7 @@
 //! Times for people: nanoseconds since the epoch as UTC dates, and offsets from now.
 
+use slotwise_reconciler::phrasing::duration;
+
 /// `ns` since the Unix epoch as `YYYY-MM-DDTHH:MM:SSZ` (sub-seconds dropped).
 pub fn iso8601(ns: i64) -> String {
     let secs = ns.div_euclid(1_000_000_000);
@@ -24,28 +26,11 @@ pub fn iso8601(ns: i64) -> String {
 
 /// `at` relative to `now`, like `now+15s` or `now-10m`.
 pub fn from_now(at: i64, now: i64) -> String {
-    let delta = at.saturating_sub(now);
-    if delta == 0 {
-        return "now".to_string();
+    match at.saturating_sub(now) {
+        0 => "now".to_string(),
+        d if d < 0 => format!("now{}", duration(d)),
+        d => format!("now+{}", duration(d)),
     }
-    let sign = if delta < 0 { '-' } else { '+' };
-    let mut rest = delta.unsigned_abs();
-    let mut out = format!("now{sign}");
-    for (size, unit) in [
-        (3_600_000_000_000u64, "h"),
-        (60_000_000_000, "m"),
-        (1_000_000_000, "s"),
-        (1_000_000, "ms"),
-    ] {
-        if rest >= size {
-            out.push_str(&format!("{}{unit}", rest / size));
-            rest %= size;
-        }
-    }
-    if rest > 0 {
-        out.push_str(&format!("{rest}ns"));
-    }
-    out
 }
 
 #[cfg(test)]

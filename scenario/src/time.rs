@@ -2,6 +2,7 @@
 
 use schemars::JsonSchema;
 use serde::{Deserialize, Deserializer};
+use slotwise_reconciler::phrasing::duration;
 use std::fmt;
 
 const UNITS: [(&str, i64); 7] = [
@@ -127,20 +128,11 @@ impl fmt::Display for Time {
 
 /// An offset from now as a scenario would write it: `now`, `now+15s`, `now-1h30m`.
 pub fn from_now(offset: i64) -> String {
-    if offset == 0 {
-        return "now".to_string();
+    match offset {
+        0 => "now".to_string(),
+        d if d < 0 => format!("now{}", duration(d)),
+        d => format!("now+{}", duration(d)),
     }
-    let sign = if offset < 0 { '-' } else { '+' };
-    let mut rest = offset.unsigned_abs();
-    let mut out = format!("now{sign}");
-    for (unit, size) in UNITS.iter().rev() {
-        let size = *size as u64;
-        if rest >= size {
-            out.push_str(&format!("{}{unit}", rest / size));
-            rest %= size;
-        }
-    }
-    out
 }
 
 #[cfg(test)]

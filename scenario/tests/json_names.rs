@@ -7,7 +7,14 @@ const ROUND: &str = include_str!("../../docs/examples/canary-rollout/round-4-pro
 /// Every object key, and every string under a key whose values are enum cases.
 fn check(value: &serde_json::Value, path: &str, bad: &mut Vec<String>) {
     const ENUM_KEYS: [&str; 8] = [
-        "reason", "status", "kind", "client-status", "desired-status", "classification", "trigger", "reconcile",
+        "reason",
+        "status",
+        "kind",
+        "client-status",
+        "desired-status",
+        "classification",
+        "trigger",
+        "reconcile",
     ];
     match value {
         serde_json::Value::Object(map) => {
@@ -41,7 +48,19 @@ fn inputs_and_plans_render_with_the_wit_names() {
     scenario.input.explain = true;
     let plan = slotwise_reconciler::reconcile(&scenario.input).expect("a plan");
     let mut bad = Vec::new();
-    check(&serde_json::to_value(&scenario.input).expect("JSON"), "input", &mut bad);
-    check(&serde_json::to_value(&plan).expect("JSON"), "plan", &mut bad);
-    assert_eq!(bad, Vec::<String>::new(), "every contract type must be listed in guest-reconciler/src/wit.rs");
+    check(
+        &serde_json::to_value(&scenario.input).expect("JSON"),
+        "input",
+        &mut bad,
+    );
+    check(
+        &serde_json::to_value(&plan).expect("JSON"),
+        "plan",
+        &mut bad,
+    );
+    assert_eq!(
+        bad,
+        Vec::<String>::new(),
+        "every contract type must be listed in guest-reconciler/src/wit.rs"
+    );
 }
