@@ -28,10 +28,15 @@ fn main() -> Result<()> {
 
 /// The component, the host, and the component precompiled for the host.
 fn build(ws: &Workspace) -> Result<()> {
+    build_with(ws, &["build", "--package", "slotwise-host"])
+}
+
+/// As `build`, compiling the host with `cargo_args`.
+fn build_with(ws: &Workspace, cargo_args: &[&str]) -> Result<()> {
     ws.rustup_target("wasm32-unknown-unknown")?;
     let component = component::build(ws)?;
     wit_types::write(ws)?;
-    ws.cargo(&["build", "--package", "slotwise-host"])?;
+    ws.cargo(cargo_args)?;
     let precompiled = component.with_extension("cwasm");
     ws.run(
         &ws.slotwise(),
@@ -71,7 +76,12 @@ fn test(ws: &Workspace) -> Result<()> {
             "warnings",
         ])
     })?;
-    ws.step("build", || build(ws))?;
+    // The host and every test target in one invocation: dependencies are then
+    // compiled with one set of features, not once for the host and again for
+    // the tests' dev-dependencies.
+    ws.step("build", || {
+        build_with(ws, &["build", "--workspace", "--all-targets"])
+    })?;
     ws.step("unit, property and conformance tests", || {
         ws.cargo(&["test", "--workspace"])
     })?;
