@@ -29,6 +29,8 @@ pub(crate) enum Standing {
     Expiring,
     /// Left the untainted set to be replaced now.
     Rescheduled,
+    /// Held by a policy: kept as it is and holding its slot, this round.
+    Held,
     /// Counted as ignored and left alone.
     Ignored,
     /// In no working set any more: filtered out, or settled by a decision.
@@ -60,6 +62,8 @@ pub(crate) struct Candidate<'a> {
     /// The follow-up evaluation this run attaches to it.
     pub(crate) followup: Option<String>,
     pub(crate) update: Option<UpdateKind>,
+    /// The update kind a policy asked for, overriding the fingerprints.
+    pub(crate) forced_update: Option<UpdateKind>,
     /// What happens to it, in a sentence; the latest decision wins.
     pub(crate) outcome: Option<String>,
     /// Whether the plan explains its slots, so that outcomes are worth wording.
@@ -88,6 +92,7 @@ impl<'a> Candidate<'a> {
             tracked: true,
             followup: None,
             update: None,
+            forced_update: None,
             outcome: None,
             explained,
         }
@@ -117,6 +122,20 @@ impl<'a> Candidate<'a> {
             taint: Taint::of(self.node),
             now,
         })
+    }
+
+    /// The classification the candidate's standing stands for, if any.
+    pub(crate) fn class(&self) -> Option<Classification> {
+        match self.standing {
+            Standing::Untainted => Some(Classification::Untainted),
+            Standing::Migrating => Some(Classification::Migrate),
+            Standing::Lost => Some(Classification::Lost),
+            Standing::Disconnecting => Some(Classification::Disconnecting),
+            Standing::Reconnecting => Some(Classification::Reconnecting),
+            Standing::Expiring => Some(Classification::Expiring),
+            Standing::Ignored => Some(Classification::Ignore),
+            Standing::Unclassified | Standing::Rescheduled | Standing::Held | Standing::Out => None,
+        }
     }
 
     /// Records `rule` as the candidate's classification and moves it to the

@@ -1,13 +1,36 @@
 //! The component: the library exported through the WIT world `slotwise:reconciler/reconciler`.
 
+use crate::plugin::Hook;
 use crate::wit::exports::slotwise::reconciler::reconcile::Guest;
-use crate::{InputError, Plan, ReconcileInput};
+use crate::wit::exports::slotwise::reconciler::session::{
+    Guest as SessionGuest, GuestSession, Session as SessionHandle,
+};
+use crate::{InputError, Plan, Progress, ReconcileInput, RulingError, Rulings, Session};
+use std::cell::RefCell;
 
 struct Component;
 
 impl Guest for Component {
     fn reconcile(input: ReconcileInput) -> Result<Plan, InputError> {
         crate::reconcile(&input)
+    }
+}
+
+impl SessionGuest for Component {
+    type Session = SessionResource;
+}
+
+/// A session as the component exports it: methods take `&self`.
+struct SessionResource(RefCell<Session>);
+
+impl GuestSession for SessionResource {
+    fn open(input: ReconcileInput, hooks: Vec<Hook>) -> Result<SessionHandle, InputError> {
+        let session = Session::open(input, hooks)?;
+        Ok(SessionHandle::new(SessionResource(RefCell::new(session))))
+    }
+
+    fn next(&self, rulings: Option<Rulings>) -> Result<Progress, RulingError> {
+        self.0.borrow_mut().next(rulings)
     }
 }
 

@@ -2,7 +2,7 @@
 
 use crate::candidate::Candidate;
 use crate::slot::Slots;
-use crate::{CandidateReport, GroupPlan, SlotReport, Timestamp};
+use crate::{CandidateReport, GroupPlan, PolicyAction, SlotReport, Timestamp};
 use std::collections::BTreeMap;
 
 /// One report per slot below `count` and per slot anything claims or fills.
@@ -11,6 +11,7 @@ pub(crate) fn slots(
     slots: &Slots,
     candidates: &[Candidate],
     plan: &GroupPlan,
+    actions: &[PolicyAction],
     now: Timestamp,
 ) -> Vec<SlotReport> {
     let mut decisions: BTreeMap<u32, Vec<String>> = BTreeMap::new();
@@ -42,6 +43,19 @@ pub(crate) fn slots(
             note(u.name_index, format!("{verb} {}", u.allocation));
         }
     }
+    let mut policy: BTreeMap<u32, Vec<String>> = BTreeMap::new();
+    for a in actions {
+        if let Some(index) = a.slot {
+            let unapplied = if a.applied { "" } else { " (not applied)" };
+            let line = format!(
+                "{} by {}: {}{unapplied}",
+                a.verdict.name(),
+                a.plugin,
+                a.reason
+            );
+            policy.entry(index).or_default().push(line);
+        }
+    }
     let mut indexes = slots.all(count);
     indexes.extend(decisions.keys().copied());
     indexes.sort_unstable();
@@ -60,6 +74,7 @@ pub(crate) fn slots(
                 decision: decisions
                     .remove(&index)
                     .map_or_else(|| "no change".to_string(), |d| d.join("; ")),
+                policy: policy.remove(&index).unwrap_or_default(),
             }
         })
         .collect()

@@ -14,6 +14,8 @@ pub(crate) enum Purpose {
     LostLater,
     /// Decide about disconnected allocations once `lost-after` passes.
     DisconnectTimeout,
+    /// Look again at slots a policy deferred.
+    PolicyDeferral,
 }
 
 impl Purpose {
@@ -25,6 +27,7 @@ impl Purpose {
             Purpose::RescheduleLater if nth == 0 => EvalTrigger::AllocReschedule,
             Purpose::RescheduleLater | Purpose::LostLater => EvalTrigger::AllocFailure,
             Purpose::DisconnectTimeout => EvalTrigger::MaxDisconnectTimeout,
+            Purpose::PolicyDeferral => EvalTrigger::PolicyDeferral,
         }
     }
 
@@ -37,6 +40,7 @@ impl Purpose {
             }
             Purpose::RescheduleLater | Purpose::LostLater => "",
             Purpose::DisconnectTimeout => "created for delayed disconnect timeout",
+            Purpose::PolicyDeferral => "created for a policy's deferral",
         }
     }
 
@@ -45,6 +49,7 @@ impl Purpose {
             Purpose::RescheduleLater => Reason::RescheduleLater,
             Purpose::LostLater => Reason::StopOnClientAfter,
             Purpose::DisconnectTimeout => Reason::DisconnectTimeout,
+            Purpose::PolicyDeferral => Reason::DeferredByPolicy,
         }
     }
 
@@ -59,6 +64,7 @@ impl Purpose {
             Purpose::DisconnectTimeout => {
                 format!("decide about {n} disconnected allocation{plural} when lost-after passes")
             }
+            Purpose::PolicyDeferral => format!("look again at {n} deferred slot{plural}"),
         }
     }
 }

@@ -16,6 +16,8 @@ mod disconnect;
 mod followups;
 mod migration;
 mod placement;
+mod post_slot;
+mod pre_slot;
 mod reconnect;
 mod rescheduling;
 mod rollout;
@@ -26,14 +28,16 @@ mod updates;
 use crate::candidate::{Candidate, Standing};
 use crate::deployment::Deployments;
 use crate::followup::{Batch, Purpose};
+use crate::hooks::Hooks;
 use crate::occupancy::Occupancy;
-use crate::pipeline::Reporting;
-use crate::pipeline::{self, Step};
+use crate::pipeline::{self, Outcome, Reporting, Step};
 use crate::slot::Slots;
 use crate::{
-    phrasing, ClientStatus, DeploymentGroup, DesiredUpdates, FollowupEval, GroupPlan, Job, Reason,
-    StepReport, TaskGroup, Timestamp,
+    phrasing, ClientStatus, DeploymentGroup, DesiredUpdates, FollowupEval, GroupPlan, Job,
+    PluginExt, PolicyAction, PolicyVerdict, Question, Reason, RulingError, SlotExt, StepReport,
+    TaskGroup, Timestamp,
 };
+use std::collections::BTreeSet;
 
 /// What every group of a run shares.
 pub(crate) struct Context<'a> {
@@ -83,11 +87,47 @@ pub(crate) struct GroupRun<'a, 'r> {
     pub(crate) plan: GroupPlan,
     /// The group needs nothing more of the current deployment.
     pub(crate) complete: bool,
+    /// The policy consulted at the group's hook points.
+    pub(crate) hooks: &'r mut dyn Hooks,
+    /// Slots a policy keeps as they are this round, held or vetoed.
+    pub(crate) held_slots: BTreeSet<u32>,
+    /// Stops that do not show in the stop counter, by allocation.
+    pub(crate) uncounted_stops: BTreeSet<String>,
+    /// What policies did, in the order they were asked.
+    pub(crate) actions: Vec<PolicyAction>,
+    /// Bytes policies attached to slots this run.
+    pub(crate) ext: Vec<SlotExt>,
+    /// The question the policy has not answered yet.
+    pub(crate) pending: Option<Question>,
+    /// A ruling the reconciler cannot apply.
+    pub(crate) refused: Option<RulingError>,
     reports: Vec<StepReport>,
 }
 
+/// How a group's run ended.
+pub(crate) enum GroupEnd {
+    /// Decided: the group's plan, and whether it needs nothing more of the
+    /// current deployment.
+    Decided {
+        plan: Box<GroupPlan>,
+        complete: bool,
+    },
+    /// Suspended until the policy answers.
+    Asking(Question),
+    /// Stopped on a ruling the reconciler refuses.
+    Refused(RulingError),
+}
+
+/// What a finished group run leaves for the job: how it ended, and what
+/// policies did and kept.
+pub(crate) struct GroupOutcome {
+    pub(crate) end: GroupEnd,
+    pub(crate) actions: Vec<PolicyAction>,
+    pub(crate) ext: Vec<SlotExt>,
+}
+
 /// The steps of a group that exists and wants allocations, in order.
-fn steps<'a, 'r>() -> [Step<GroupRun<'a, 'r>>; 17] {
+fn steps<'a, 'r>() -> [Step<GroupRun<'a, 'r>>; 19] {
     [
         Step {
             name: "screen",
@@ -100,6 +140,10 @@ fn steps<'a, 'r>() -> [Step<GroupRun<'a, 'r>>; 17] {
         Step {
             name: "classify",
             run: classify::run,
+        },
+        Step {
+            name: "pre-slot",
+            run: pre_slot::run,
         },
         Step {
             name: "reschedule",
@@ -154,6 +198,10 @@ fn steps<'a, 'r>() -> [Step<GroupRun<'a, 'r>>; 17] {
             run: count_cap::run,
         },
         Step {
+            name: "post-slot",
+            run: post_slot::run,
+        },
+        Step {
             name: "completion",
             run: completion::run,
         },
@@ -166,6 +214,7 @@ impl<'a, 'r> GroupRun<'a, 'r> {
         deployments: &'r mut Deployments<'a>,
         spec: &'a TaskGroup,
         candidates: Vec<Candidate<'a>>,
+        hooks: &'r mut dyn Hooks,
     ) -> Self {
         let (dstate, dstate_existing) = match deployments.group(&spec.name) {
             Some(existing) => (existing.clone(), true),
@@ -192,25 +241,81 @@ impl<'a, 'r> GroupRun<'a, 'r> {
             evals_created: 0,
             plan: empty_plan(&spec.name),
             complete: false,
+            hooks,
+            held_slots: BTreeSet::new(),
+            uncounted_stops: BTreeSet::new(),
+            actions: Vec::new(),
+            ext: Vec::new(),
+            pending: None,
+            refused: None,
             reports: Vec::new(),
         }
     }
 
-    /// Runs the steps, appending their reports; returns the group's plan and
-    /// whether the group is done with the current deployment.
-    pub(crate) fn run(mut self, report: &mut Vec<StepReport>) -> (GroupPlan, bool) {
+    /// Runs the steps, appending their reports.
+    pub(crate) fn run(mut self, report: &mut Vec<StepReport>) -> GroupOutcome {
         pipeline::run(&mut self, &steps());
-        if self.ctx.explain {
-            self.plan.slots = crate::explain::slots(
-                self.spec.count,
-                &self.slots,
-                &self.candidates,
-                &self.plan,
-                self.ctx.now,
-            );
-        }
         report.append(&mut self.reports);
-        (self.plan, self.complete)
+        let end = if let Some(refused) = self.refused {
+            GroupEnd::Refused(refused)
+        } else if let Some(question) = self.pending {
+            GroupEnd::Asking(question)
+        } else {
+            if self.ctx.explain {
+                self.plan.slots = crate::explain::slots(
+                    self.spec.count,
+                    &self.slots,
+                    &self.candidates,
+                    &self.plan,
+                    &self.actions,
+                    self.ctx.now,
+                );
+            }
+            GroupEnd::Decided {
+                plan: Box::new(self.plan),
+                complete: self.complete,
+            }
+        };
+        GroupOutcome {
+            end,
+            actions: self.actions,
+            ext: self.ext,
+        }
+    }
+
+    /// Stops the run on a ruling the reconciler cannot apply.
+    pub(crate) fn refuse(&mut self, by: &str, slot: Option<u32>, message: String) -> Outcome {
+        // The report never reaches a plan: the run ends in the error instead.
+        let outcome = Outcome::skipped(format!("refused a ruling of {by}: {message}"));
+        self.refused = Some(RulingError {
+            by: by.to_string(),
+            group: self.spec.name.clone(),
+            slot,
+            message,
+        });
+        outcome.and_finish()
+    }
+
+    /// Keeps the bytes policies attached to slot `index`.
+    pub(crate) fn keep_ext(&mut self, index: u32, ext: &[PluginExt]) {
+        self.ext.extend(ext.iter().map(|e| SlotExt {
+            plugin: e.plugin.clone(),
+            group: self.spec.name.clone(),
+            slot: index,
+            data: e.data.clone(),
+        }));
+    }
+
+    /// Records what policy `by` did to slot `index`, and why.
+    pub(crate) fn act(&mut self, by: &str, index: u32, verdict: PolicyVerdict, reason: &str) {
+        self.actions.push(PolicyAction {
+            plugin: by.to_string(),
+            group: self.spec.name.clone(),
+            slot: Some(index),
+            verdict,
+            reason: reason.to_string(),
+            applied: true,
+        });
     }
 
     pub(crate) fn counters(&mut self) -> &mut DesiredUpdates {
@@ -234,6 +339,13 @@ impl<'a, 'r> GroupRun<'a, 'r> {
     pub(crate) fn is_working(&self, i: usize) -> bool {
         let c = &self.candidates[i];
         c.is(Standing::Untainted) && !(self.canarying && c.canary)
+    }
+
+    /// How many slots below the count a policy holds: each stands for one
+    /// allocation of the group, whatever claims it.
+    pub(crate) fn held_within_count(&self) -> usize {
+        let count = self.spec.count;
+        self.held_slots.iter().filter(|&&i| i < count).count()
     }
 
     /// How many candidates are being replaced now.
@@ -265,16 +377,20 @@ impl<'a, 'r> GroupRun<'a, 'r> {
         self.plan.stops.push(c.stop(reason, client_status, message));
         if counted {
             self.plan.counters.stop += 1;
+        } else {
+            self.uncounted_stops.insert(c.id().to_string());
         }
     }
 
-    /// Creates one follow-up evaluation per batch, and attaches each to the
-    /// candidates of its batch.
-    pub(crate) fn create_evals(&mut self, batches: Vec<Batch>, purpose: Purpose) {
+    /// Creates one follow-up evaluation per batch, and, when `attach` says
+    /// so, attaches each to the candidates its batch's members are positions of.
+    pub(crate) fn create_evals(&mut self, batches: Vec<Batch>, purpose: Purpose, attach: bool) {
         for (nth, batch) in batches.into_iter().enumerate() {
             let id = self.next_eval_id();
-            for &m in &batch.members {
-                self.candidates[m].followup = Some(id.clone());
+            if attach {
+                for &m in &batch.members {
+                    self.candidates[m].followup = Some(id.clone());
+                }
             }
             self.plan.followup_evals.push(FollowupEval {
                 trigger: purpose.trigger(nth),

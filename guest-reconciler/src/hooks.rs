@@ -1,62 +1,70 @@
 //! The points where a policy may have a say in a reconcile, and the questions asked at each.
 //!
-//! Policies propose; the reconciler applies a proposal only when its own
-//! guards allow it, and reports the proposals it refused.
+//! A reconcile asks one batch per hook point: the promotion question once per
+//! job, then for each group the pre-slot question (every slot, before it is
+//! decided) and the post-slot question (every slot with changes proposed).
+//! Policies propose; the reconciler applies a ruling only when it keeps the
+//! reconciler's own invariants, and reports what it refused.
 
-use crate::{ClientStatus, Timestamp};
+use crate::plugin::{
+    Hook, PostSlotDecision, PreSlotDecision, PromotionRequest, SlotProposal, SlotView,
+};
+use crate::{PostSlotRuling, PreSlotRuling, PromotionRuling};
 
-/// A canary of a deployment group awaiting promotion.
-#[derive(Clone, Debug, PartialEq)]
-pub struct Canary {
-    /// The allocation.
-    pub allocation: String,
-    /// Healthy, unhealthy, or not yet decided.
-    pub healthy: Option<bool>,
-    /// When its health was last decided.
-    pub healthy_since: Option<Timestamp>,
-    /// What its client reports.
-    pub client_status: ClientStatus,
-}
-
-/// A deployment group whose canaries await promotion.
-#[derive(Clone, Debug, PartialEq)]
-pub struct PromotionRequest {
-    /// The deployment.
-    pub deployment: String,
-    /// The group.
-    pub group: String,
-    /// How many canaries the group wants.
-    pub desired_canaries: u32,
-    /// The canaries placed so far that are still running or starting.
-    pub canaries: Vec<Canary>,
-    /// The time of the reconcile.
-    pub now: Timestamp,
-}
-
-/// What a policy proposes for canaries awaiting promotion.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum PromotionVerdict {
-    /// Promote them, for the given reason.
-    Promote(String),
-    /// Keep waiting, for the given reason.
-    Wait(String),
-    /// Fail the deployment, for the given reason.
-    Fail(String),
-}
-
-/// The policy a reconcile consults. Every hook has a default that leaves the
-/// decision to the reconciler, which is what [`crate::reconcile`] uses.
+/// The policy a reconcile consults. A hook is consulted only when
+/// [`Hooks::asks`] says so; its answer is `None` when not known yet, which
+/// suspends the reconcile (see [`crate::reconcile_step`]).
 pub trait Hooks {
-    /// Asked once per deployment group whose canaries await promotion.
-    /// `None` leaves the group as the deployment says (Nomad's behaviour:
-    /// only an operator or the deployment watcher promotes).
-    fn promotion(&mut self, request: &PromotionRequest) -> Option<PromotionVerdict> {
-        let _ = request;
-        None
+    /// Whether the policy wants a say at `hook`.
+    fn asks(&self, hook: Hook) -> bool;
+
+    /// One ruling per request, in order.
+    fn promotion(&mut self, requests: &[PromotionRequest]) -> Option<Vec<PromotionRuling>> {
+        Some(requests.iter().map(|_| no_promotion_ruling()).collect())
+    }
+
+    /// One ruling per slot, in order.
+    fn pre_slot(&mut self, slots: &[SlotView]) -> Option<Vec<PreSlotRuling>> {
+        Some(slots.iter().map(|_| proceed()).collect())
+    }
+
+    /// One ruling per proposal, in order.
+    fn post_slot(&mut self, proposals: &[SlotProposal]) -> Option<Vec<PostSlotRuling>> {
+        Some(proposals.iter().map(|_| accept()).collect())
     }
 }
 
-/// No policy: the reconciler decides alone.
+/// No policy: the reconciler decides alone, as Nomad's does.
 pub struct NoHooks;
 
-impl Hooks for NoHooks {}
+impl Hooks for NoHooks {
+    fn asks(&self, _: Hook) -> bool {
+        false
+    }
+}
+
+/// A pre-slot ruling that lets the reconciler decide.
+pub fn proceed() -> PreSlotRuling {
+    PreSlotRuling {
+        decision: PreSlotDecision::Proceed,
+        by: String::new(),
+        ext: Vec::new(),
+    }
+}
+
+/// A post-slot ruling that accepts what is proposed.
+pub fn accept() -> PostSlotRuling {
+    PostSlotRuling {
+        decision: PostSlotDecision::Accept,
+        by: String::new(),
+        ext: Vec::new(),
+    }
+}
+
+/// A promotion ruling that leaves the deployment as it is.
+pub fn no_promotion_ruling() -> PromotionRuling {
+    PromotionRuling {
+        decision: None,
+        by: String::new(),
+    }
+}

@@ -1,6 +1,6 @@
 //! The WIT names of the contract's enums, for messages and explanations.
 
-use crate::{Classification, Reason};
+use crate::{Classification, PolicyVerdict, Reason};
 
 impl Reason {
     /// The reason's name, as in the WIT.
@@ -38,6 +38,7 @@ impl Reason {
             Reason::CanariesPromoted => "canaries-promoted",
             Reason::PromotionRefused => "promotion-refused",
             Reason::DeploymentFailedByPolicy => "deployment-failed-by-policy",
+            Reason::DeferredByPolicy => "deferred-by-policy",
         }
     }
 }
@@ -53,6 +54,21 @@ impl Classification {
             Classification::Reconnecting => "reconnecting",
             Classification::Ignore => "ignore",
             Classification::Expiring => "expiring",
+        }
+    }
+}
+
+impl PolicyVerdict {
+    /// The verdict's name, as in the WIT.
+    pub fn name(self) -> &'static str {
+        match self {
+            PolicyVerdict::Held => "held",
+            PolicyVerdict::Adjusted => "adjusted",
+            PolicyVerdict::Vetoed => "vetoed",
+            PolicyVerdict::Deferred => "deferred",
+            PolicyVerdict::Promoted => "promoted",
+            PolicyVerdict::Waited => "waited",
+            PolicyVerdict::Failed => "failed",
         }
     }
 }

@@ -1,76 +1,132 @@
 //! Promotion: canaries awaiting promotion are put to the policy, and its proposal is applied only when the guards allow it.
 
-use crate::deployment::Deployments;
-use crate::hooks::{Canary, Hooks, PromotionRequest, PromotionVerdict};
 use crate::pipeline::Outcome;
-use crate::{DeploymentStatus, Promotion, Reason, ReconcileInput};
+use crate::plugin::{Hook, PromotionDecision, PromotionRequest};
+use crate::reconcile::{gather, JobRun};
+use crate::{
+    views, DeploymentStatus, PolicyAction, PolicyVerdict, Promotion, PromotionRuling, Question,
+    Reason, RulingError,
+};
 
-/// Asks `hooks` about every group of the current deployment whose canaries
-/// await promotion, applies what the guards allow, and returns the decisions
-/// for the plan.
-pub(crate) fn decide(
-    input: &ReconcileInput,
-    deployments: &mut Deployments,
-    hooks: &mut dyn Hooks,
-) -> (Vec<Promotion>, Outcome) {
-    let Some(deployment) = deployments.existing() else {
-        return (Vec::new(), Outcome::skipped("no current deployment"));
+/// The promotion step: asks the policy about every group of the current
+/// deployment whose canaries await promotion, and applies what the guards
+/// allow.
+pub(crate) fn run(run: &mut JobRun) -> Outcome {
+    let Some(deployment) = run.deployments.existing() else {
+        return Outcome::skipped("no current deployment");
     };
-    let awaiting: Vec<_> = deployment
+    let requests: Vec<PromotionRequest> = deployment
         .groups
         .iter()
         .filter(|g| g.desired_canaries > 0 && !g.promoted)
-        .collect();
-    if awaiting.is_empty() {
-        return (Vec::new(), Outcome::skipped("no canaries await promotion"));
-    }
-    let mut decisions = Vec::new();
-    let mut lines = Vec::new();
-    for state in awaiting {
-        let request = PromotionRequest {
+        .map(|state| PromotionRequest {
             deployment: deployment.id.clone(),
             group: state.group.clone(),
             desired_canaries: state.desired_canaries,
-            canaries: canaries(input, &state.group, &state.placed_canaries),
-            now: input.now,
-        };
-        let group = &request.group;
-        match hooks.promotion(&request) {
-            None => lines.push(format!("{group}: awaits promotion ({})", health(&request))),
-            Some(PromotionVerdict::Wait(why)) => {
-                lines.push(format!("{group}: the policy waits: {why}"))
+            canaries: gather(run.input, run.job, &state.group)
+                .iter()
+                .filter(|c| state.placed_canaries.iter().any(|id| id == c.id()))
+                .filter(|c| !c.observed().is_terminal())
+                .map(|c| views::candidate(c, run.input.now))
+                .collect(),
+            now: run.input.now,
+        })
+        .collect();
+    if requests.is_empty() {
+        return Outcome::skipped("no canaries await promotion");
+    }
+    if !run.hooks.asks(Hook::Promotion) {
+        let lines: Vec<String> = requests.iter().map(awaiting).collect();
+        return Outcome::skipped(lines.join("; "));
+    }
+    let Some(rulings) = run.hooks.promotion(&requests) else {
+        let asked = requests.len();
+        run.pending = Some(Question::Promotion(requests));
+        return Outcome::waiting(format!("asks the policies about {asked} deployment groups"))
+            .and_finish();
+    };
+    if rulings.len() != requests.len() {
+        run.refused = Some(RulingError {
+            by: String::new(),
+            group: String::new(),
+            slot: None,
+            message: format!(
+                "{} rulings for {} promotion requests",
+                rulings.len(),
+                requests.len()
+            ),
+        });
+        return Outcome::skipped("refused the promotion rulings").and_finish();
+    }
+    let lines: Vec<String> = requests
+        .iter()
+        .zip(rulings)
+        .map(|(request, ruling)| apply(run, request, ruling))
+        .collect();
+    Outcome::done(lines.join("; "))
+}
+
+/// Applies one ruling; returns what happened, in a phrase.
+fn apply(run: &mut JobRun, request: &PromotionRequest, ruling: PromotionRuling) -> String {
+    let group = &request.group;
+    let by = ruling.by;
+    let mut act = |verdict, reason: &str, applied| {
+        run.actions.push(PolicyAction {
+            plugin: by.clone(),
+            group: group.clone(),
+            slot: None,
+            verdict,
+            reason: reason.to_string(),
+            applied,
+        })
+    };
+    match ruling.decision {
+        None => awaiting(request),
+        Some(PromotionDecision::Wait(why)) => {
+            act(PolicyVerdict::Waited, &why, true);
+            format!("{group}: {by} waits: {why}")
+        }
+        Some(PromotionDecision::Fail(why)) => {
+            act(PolicyVerdict::Failed, &why, true);
+            run.deployments.fail_by_policy(&why);
+            format!("{group}: {by} failed the deployment")
+        }
+        Some(PromotionDecision::Promote(why)) => {
+            let status = run
+                .deployments
+                .current_status()
+                .unwrap_or(DeploymentStatus::Running);
+            let (promoted, reason, message) = match guard(status, request) {
+                Ok(()) => (
+                    true,
+                    Reason::CanariesPromoted,
+                    format!("canaries promoted: {why} ({by})"),
+                ),
+                Err(refusal) => (
+                    false,
+                    Reason::PromotionRefused,
+                    format!("promotion refused: {refusal} ({by} said: {why})"),
+                ),
+            };
+            act(PolicyVerdict::Promoted, &why, promoted);
+            if promoted {
+                run.deployments.promote(group);
             }
-            Some(PromotionVerdict::Promote(why)) => {
-                let status = deployments
-                    .current_status()
-                    .unwrap_or(DeploymentStatus::Running);
-                let decision = match guard(status, &request) {
-                    Ok(()) => {
-                        deployments.promote(group);
-                        lines.push(format!("{group}: promoted"));
-                        promotion(
-                            &request,
-                            true,
-                            Reason::CanariesPromoted,
-                            format!("canaries promoted: {why}"),
-                        )
-                    }
-                    Err(refusal) => {
-                        lines.push(format!("{group}: promotion refused"));
-                        let message =
-                            format!("promotion refused: {refusal} (the policy said: {why})");
-                        promotion(&request, false, Reason::PromotionRefused, message)
-                    }
-                };
-                decisions.push(decision);
-            }
-            Some(PromotionVerdict::Fail(why)) => {
-                deployments.fail_by_policy(&why);
-                lines.push(format!("{group}: the policy failed the deployment"));
-            }
+            run.promotions.push(Promotion {
+                deployment: request.deployment.clone(),
+                group: group.clone(),
+                promoted,
+                reason,
+                message,
+            });
+            let what = if promoted {
+                "promoted"
+            } else {
+                "promotion refused"
+            };
+            format!("{group}: {what}")
         }
     }
-    (decisions, Outcome::done(lines.join("; ")))
 }
 
 /// The guards every promotion must pass, whoever proposes it: the deployment
@@ -100,47 +156,17 @@ pub(crate) fn guard(status: DeploymentStatus, request: &PromotionRequest) -> Res
     Ok(())
 }
 
-/// The placed canaries of `group` that still run or are starting.
-fn canaries(input: &ReconcileInput, group: &str, placed: &[String]) -> Vec<Canary> {
-    input
-        .allocations
-        .iter()
-        .filter(|g| g.group == group)
-        .flat_map(|g| &g.allocations)
-        .filter(|a| placed.contains(&a.spec.id) && !a.observed.is_terminal())
-        .map(|a| Canary {
-            allocation: a.spec.id.clone(),
-            healthy: a.observed.health.as_ref().and_then(|h| h.healthy),
-            healthy_since: a.observed.health.as_ref().and_then(|h| h.changed_at),
-            client_status: a.observed.client_status,
-        })
-        .collect()
-}
-
-fn health(request: &PromotionRequest) -> String {
+/// A group left awaiting promotion, with its canaries' health.
+fn awaiting(request: &PromotionRequest) -> String {
     let healthy = request
         .canaries
         .iter()
         .filter(|c| c.healthy == Some(true))
         .count();
     format!(
-        "{} of {} canaries placed, {healthy} healthy",
+        "{}: awaits promotion ({} of {} canaries placed, {healthy} healthy)",
+        request.group,
         request.canaries.len(),
         request.desired_canaries
     )
-}
-
-fn promotion(
-    request: &PromotionRequest,
-    promoted: bool,
-    reason: Reason,
-    message: String,
-) -> Promotion {
-    Promotion {
-        deployment: request.deployment.clone(),
-        group: request.group.clone(),
-        promoted,
-        reason,
-        message,
-    }
 }

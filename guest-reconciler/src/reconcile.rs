@@ -2,17 +2,20 @@
 
 use crate::candidate::Candidate;
 use crate::deployment::Deployments;
-use crate::group::{Context, GroupRun};
+use crate::group::{Context, GroupEnd, GroupRun};
 use crate::hooks::{Hooks, NoHooks};
 use crate::pipeline::{self, Outcome, Reporting, Step};
 use crate::policy::{GroupVersions, Policy};
 use crate::retire::{retire, Retirement};
 use crate::{
     phrasing, validation, GroupAllocations, GroupPlan, InputError, Job, JobType, NewDeployment,
-    Plan, ReconcileInput, StepReport, StepStatus,
+    Plan, PolicyAction, Progress, Question, ReconcileInput, RulingError, SlotExt, StepReport,
+    StepStatus,
 };
+use std::collections::BTreeMap;
 
-/// Decides what must change for the job described by `input`.
+/// Decides what must change for the job described by `input`, with no
+/// policy consulted.
 ///
 /// # Errors
 /// When the input is inconsistent; the error names the offending field.
@@ -21,23 +24,51 @@ use crate::{
 /// Pure and deterministic: the same input gives the same plan. Every
 /// allocation the plan names is in the input, and none is stopped twice.
 pub fn reconcile(input: &ReconcileInput) -> Result<Plan, InputError> {
-    reconcile_with(input, &mut NoHooks)
+    match reconcile_step(input, &mut NoHooks) {
+        Ok(Progress::Done(plan)) => Ok(plan),
+        Err(StepError::Input(e)) => Err(e),
+        // Without hooks nothing is asked and no ruling is given.
+        Ok(Progress::Ask(_)) | Err(StepError::Ruling(_)) => {
+            unreachable!("a reconcile without policy asks nothing")
+        }
+    }
 }
 
-/// Decides as [`reconcile`] does, consulting `hooks` at its hook points.
+/// Why a reconcile consulting policies stopped without a plan.
+#[derive(Clone, Debug, PartialEq)]
+pub enum StepError {
+    /// The input is inconsistent.
+    Input(InputError),
+    /// A ruling of the policy cannot be applied.
+    Ruling(RulingError),
+}
+
+/// Decides as [`reconcile`] does, consulting `hooks` at the hook points they
+/// ask for: returns the plan, or the first question `hooks` did not answer.
+/// Asked again with the same input and hooks that now answer it, the
+/// reconcile goes on from there: every run replays the same questions in the
+/// same order.
 ///
 /// # Errors
-/// When the input is inconsistent; the error names the offending field.
+/// When the input is inconsistent, or a ruling cannot be applied (it names an
+/// allocation that is not in the slot, defers into the past, ...).
 ///
 /// # Guarantees
 /// As [`reconcile`], for whatever the hooks answer: a proposal the guards
 /// refuse is reported in the plan, never applied.
-pub fn reconcile_with(input: &ReconcileInput, hooks: &mut dyn Hooks) -> Result<Plan, InputError> {
-    validation::check(input)?;
+pub fn reconcile_step(
+    input: &ReconcileInput,
+    hooks: &mut dyn Hooks,
+) -> Result<Progress, StepError> {
+    validation::check(input).map_err(StepError::Input)?;
     let mut run = JobRun {
         input,
         hooks,
         promotions: Vec::new(),
+        actions: Vec::new(),
+        ext: Vec::new(),
+        pending: None,
+        refused: None,
         job: input.job.as_ref(),
         deployments: Deployments::new(None, None),
         groups: Vec::new(),
@@ -59,22 +90,51 @@ pub fn reconcile_with(input: &ReconcileInput, hooks: &mut dyn Hooks) -> Result<P
         }],
     };
     pipeline::run(&mut run, &steps());
-    Ok(Plan {
+    if let Some(refused) = run.refused {
+        return Err(StepError::Ruling(refused));
+    }
+    if let Some(question) = run.pending {
+        return Ok(Progress::Ask(question));
+    }
+    Ok(Progress::Done(Plan {
         groups: run.groups,
         deployment: run.deployment,
         deployment_updates: run.deployments.updates,
         promotions: run.promotions,
+        policy_actions: run.actions,
         steps: run.reports,
-        ext: input.ext.clone(),
-    })
+        ext: carried_ext(&input.ext, run.ext),
+    }))
 }
 
-struct JobRun<'a, 'h> {
-    input: &'a ReconcileInput,
-    hooks: &'h mut dyn Hooks,
-    promotions: Vec<crate::Promotion>,
-    job: Option<&'a Job>,
-    deployments: Deployments<'a>,
+/// The plugin data the plan carries: what the input carried, with what
+/// plugins attached this run in place of their earlier data for the same
+/// slot, sorted by plugin, group and slot.
+fn carried_ext(input: &[SlotExt], fresh: Vec<SlotExt>) -> Vec<SlotExt> {
+    let key = |e: &SlotExt| (e.plugin.clone(), e.group.clone(), e.slot);
+    let mut by_key: BTreeMap<(String, String, u32), SlotExt> =
+        input.iter().map(|e| (key(e), e.clone())).collect();
+    for e in fresh {
+        by_key.insert(key(&e), e);
+    }
+    by_key.into_values().collect()
+}
+
+/// The state of a job's run while its steps run.
+pub(crate) struct JobRun<'a, 'h> {
+    pub(crate) input: &'a ReconcileInput,
+    pub(crate) hooks: &'h mut dyn Hooks,
+    pub(crate) promotions: Vec<crate::Promotion>,
+    /// What policies did, in the order they were asked.
+    pub(crate) actions: Vec<PolicyAction>,
+    /// Bytes policies attached to slots this run.
+    ext: Vec<SlotExt>,
+    /// The question the policy has not answered yet.
+    pub(crate) pending: Option<Question>,
+    /// A ruling the reconciler cannot apply.
+    pub(crate) refused: Option<RulingError>,
+    pub(crate) job: Option<&'a Job>,
+    pub(crate) deployments: Deployments<'a>,
     groups: Vec<GroupPlan>,
     complete: bool,
     deployment: Option<NewDeployment>,
@@ -104,7 +164,7 @@ fn steps<'a, 'h>() -> [Step<JobRun<'a, 'h>>; 5] {
         },
         Step {
             name: "promotion",
-            run: promotion,
+            run: crate::promotion::run,
         },
         Step {
             name: "groups",
@@ -151,12 +211,6 @@ fn stop_job(run: &mut JobRun) -> Outcome {
     Outcome::done(format!("the job is {why}; every allocation is stopped")).and_finish()
 }
 
-fn promotion(run: &mut JobRun) -> Outcome {
-    let (decisions, outcome) = crate::promotion::decide(run.input, &mut run.deployments, run.hooks);
-    run.promotions = decisions;
-    outcome
-}
-
 fn groups(run: &mut JobRun) -> Outcome {
     let (input, Some(job)) = (run.input, run.job) else {
         return Outcome::skipped("no job");
@@ -175,10 +229,29 @@ fn groups(run: &mut JobRun) -> Outcome {
         let spec = job.groups.iter().find(|g| g.name == name);
         let plan = match spec {
             Some(spec) if spec.count > 0 => {
-                let (plan, complete) =
-                    GroupRun::new(&ctx, &mut run.deployments, spec, candidates).run(&mut reports);
-                run.complete &= complete;
-                plan
+                let outcome =
+                    GroupRun::new(&ctx, &mut run.deployments, spec, candidates, run.hooks)
+                        .run(&mut reports);
+                run.actions.extend(outcome.actions);
+                run.ext.extend(outcome.ext);
+                match outcome.end {
+                    GroupEnd::Decided { plan, complete } => {
+                        run.complete &= complete;
+                        *plan
+                    }
+                    GroupEnd::Asking(question) => {
+                        run.pending = Some(question);
+                        run.reports = reports;
+                        return Outcome::waiting(format!("group {name} asks the policies"))
+                            .and_finish();
+                    }
+                    GroupEnd::Refused(error) => {
+                        run.refused = Some(error);
+                        run.reports = reports;
+                        return Outcome::skipped(format!("group {name} refused a ruling"))
+                            .and_finish();
+                    }
+                }
             }
             _ => {
                 crate::group::screen::server_stopped(&mut candidates, ctx.is_batch);
@@ -236,7 +309,11 @@ fn group_names<'a>(input: &'a ReconcileInput, job: Option<&'a Job>) -> Vec<&'a s
 
 /// The candidates of group `name`, sorted by slot, then by creation, then by
 /// identifier: the order every later tie is broken in.
-fn gather<'a>(input: &'a ReconcileInput, job: Option<&'a Job>, name: &str) -> Vec<Candidate<'a>> {
+pub(crate) fn gather<'a>(
+    input: &'a ReconcileInput,
+    job: Option<&'a Job>,
+    name: &str,
+) -> Vec<Candidate<'a>> {
     let versions = GroupVersions::new(job, name);
     let allocations = input
         .allocations

@@ -62,7 +62,7 @@ pub(crate) fn retire(
     }
     if explain {
         let slots = crate::slot::Slots::new(candidates);
-        plan.slots = crate::explain::slots(0, &slots, candidates, &plan, now);
+        plan.slots = crate::explain::slots(0, &slots, candidates, &plan, &[], now);
     }
     plan
 }

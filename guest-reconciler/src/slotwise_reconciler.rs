@@ -30,13 +30,26 @@ mod reconcile;
 mod reconnect_strategy;
 mod reschedule;
 mod retire;
+pub mod rulings;
+mod session;
 mod slot;
 #[cfg(test)]
 mod unit_cases;
 mod validation;
+mod views;
 mod wit;
 
-pub use hooks::{Canary, Hooks, NoHooks, PromotionRequest, PromotionVerdict};
-pub use reconcile::{reconcile, reconcile_with};
+pub use hooks::{accept, no_promotion_ruling, proceed, Hooks, NoHooks};
+pub use reconcile::{reconcile, reconcile_step, StepError};
+pub use session::Session;
 pub use validation::{MAX_COUNT, MAX_NAME_INDEX};
+pub use wit::exports::slotwise::reconciler::session::{
+    PluginExt, PostSlotRuling, PreSlotRuling, Progress, PromotionRuling, Question, RulingError,
+    Rulings,
+};
 pub use wit::exports::slotwise::reconciler::types::*;
+
+/// What plugins see and answer: the types of the `slotwise:plugin` package.
+pub mod plugin {
+    pub use crate::wit::exports::slotwise::plugin::types::*;
+}

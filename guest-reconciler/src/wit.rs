@@ -1,4 +1,4 @@
-//! The contract types, generated from `wit/reconciler` so that the library and the component share one definition.
+//! The contract types, generated from `wit/` so that the library and the component share one definition.
 
 // The generated code is not ours to lint.
 #![allow(missing_docs, clippy::all)]
@@ -7,7 +7,8 @@ wit_bindgen::generate!({
     world: "reconciler",
     path: "../wit/reconciler",
     additional_derives: [PartialEq, serde::Serialize, serde::Deserialize],
-    // JSON renderings use the WIT names, and the scenario schema describes them.
+    // Every record, enum and variant is listed: JSON renderings use the WIT
+    // names, and the scenario schema describes them.
     additional_type_attributes: {
         "slotwise:reconciler/types@0.1.0/job-type": [#[serde(rename_all = "kebab-case")] #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]],
         "slotwise:reconciler/types@0.1.0/job": [#[serde(rename_all = "kebab-case")] #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]],
@@ -60,6 +61,37 @@ wit_bindgen::generate!({
         "slotwise:reconciler/types@0.1.0/deployment-update": [#[serde(rename_all = "kebab-case")] #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]],
         "slotwise:reconciler/types@0.1.0/step-status": [#[serde(rename_all = "kebab-case")] #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]],
         "slotwise:reconciler/types@0.1.0/step-report": [#[serde(rename_all = "kebab-case")] #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]],
+        "slotwise:reconciler/types@0.1.0/policy-verdict": [#[serde(rename_all = "kebab-case")] #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]],
+        "slotwise:reconciler/types@0.1.0/policy-action": [#[serde(rename_all = "kebab-case")] #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]],
         "slotwise:reconciler/types@0.1.0/plan": [#[serde(rename_all = "kebab-case")] #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]],
+        "slotwise:reconciler/session@0.1.0/plugin-ext": [#[serde(rename_all = "kebab-case")] #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]],
+        "slotwise:reconciler/session@0.1.0/pre-slot-ruling": [#[serde(rename_all = "kebab-case")] #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]],
+        "slotwise:reconciler/session@0.1.0/post-slot-ruling": [#[serde(rename_all = "kebab-case")] #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]],
+        "slotwise:reconciler/session@0.1.0/promotion-ruling": [#[serde(rename_all = "kebab-case")] #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]],
+        "slotwise:reconciler/session@0.1.0/question": [#[serde(rename_all = "kebab-case")] #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]],
+        "slotwise:reconciler/session@0.1.0/rulings": [#[serde(rename_all = "kebab-case")] #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]],
+        "slotwise:reconciler/session@0.1.0/progress": [#[serde(rename_all = "kebab-case")] #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]],
+        "slotwise:reconciler/session@0.1.0/ruling-error": [#[serde(rename_all = "kebab-case")] #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]],
+        "slotwise:plugin/types@0.1.0/classification": [#[serde(rename_all = "kebab-case")] #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]],
+        "slotwise:plugin/types@0.1.0/update-kind": [#[serde(rename_all = "kebab-case")] #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]],
+        "slotwise:plugin/types@0.1.0/node-status": [#[serde(rename_all = "kebab-case")] #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]],
+        "slotwise:plugin/types@0.1.0/client-status": [#[serde(rename_all = "kebab-case")] #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]],
+        "slotwise:plugin/types@0.1.0/node-view": [#[serde(rename_all = "kebab-case")] #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]],
+        "slotwise:plugin/types@0.1.0/candidate-view": [#[serde(rename_all = "kebab-case")] #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]],
+        "slotwise:plugin/types@0.1.0/slot-view": [#[serde(rename_all = "kebab-case")] #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]],
+        "slotwise:plugin/types@0.1.0/candidate-adjustment": [#[serde(rename_all = "kebab-case")] #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]],
+        "slotwise:plugin/types@0.1.0/adjustment": [#[serde(rename_all = "kebab-case")] #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]],
+        "slotwise:plugin/types@0.1.0/pre-slot-decision": [#[serde(rename_all = "kebab-case")] #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]],
+        "slotwise:plugin/types@0.1.0/pre-slot-answer": [#[serde(rename_all = "kebab-case")] #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]],
+        "slotwise:plugin/types@0.1.0/change-kind": [#[serde(rename_all = "kebab-case")] #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]],
+        "slotwise:plugin/types@0.1.0/proposed-change": [#[serde(rename_all = "kebab-case")] #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]],
+        "slotwise:plugin/types@0.1.0/slot-proposal": [#[serde(rename_all = "kebab-case")] #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]],
+        "slotwise:plugin/types@0.1.0/deferral": [#[serde(rename_all = "kebab-case")] #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]],
+        "slotwise:plugin/types@0.1.0/post-slot-decision": [#[serde(rename_all = "kebab-case")] #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]],
+        "slotwise:plugin/types@0.1.0/post-slot-answer": [#[serde(rename_all = "kebab-case")] #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]],
+        "slotwise:plugin/types@0.1.0/promotion-request": [#[serde(rename_all = "kebab-case")] #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]],
+        "slotwise:plugin/types@0.1.0/hook": [#[serde(rename_all = "kebab-case")] #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]],
+        "slotwise:plugin/types@0.1.0/plugin-metadata": [#[serde(rename_all = "kebab-case")] #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]],
+        "slotwise:plugin/types@0.1.0/promotion-decision": [#[serde(rename_all = "kebab-case")] #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]],
     },
 });

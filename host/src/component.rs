@@ -1,5 +1,6 @@
 //! Running the reconciler component: loading it once, then a fresh instance for every reconcile.
 
+use crate::policy::{Policy, PolicyError};
 use crate::transcode::{transcode, TranscodeError};
 use crate::wit;
 use sha2::{Digest, Sha256};
@@ -29,6 +30,35 @@ pub enum HostError {
     /// Values could not cross between the library's and the host's types.
     #[error(transparent)]
     Transcode(#[from] TranscodeError),
+    /// A plugin could not be loaded.
+    #[error(transparent)]
+    PluginLoad(#[from] crate::plugins::loading::LoadError),
+    /// A plugin failed, and its failure stops the reconcile.
+    #[error(transparent)]
+    Policy(Box<PolicyError>),
+    /// The reconciler refused a ruling of the policy.
+    #[error("the reconciler refused a ruling{}: {}", by_whom(.0), .0.message)]
+    Refused(Box<wit::RulingError>),
+}
+
+impl From<PolicyError> for HostError {
+    fn from(e: PolicyError) -> Self {
+        HostError::Policy(Box::new(e))
+    }
+}
+
+fn by_whom(e: &wit::RulingError) -> String {
+    let mut s = String::new();
+    if !e.by.is_empty() {
+        s.push_str(&format!(" of {}", e.by));
+    }
+    if !e.group.is_empty() {
+        s.push_str(&format!(" on group {}", e.group));
+    }
+    if let Some(slot) = e.slot {
+        s.push_str(&format!(" slot {slot}"));
+    }
+    s
 }
 
 /// Keep this much of a pooled instance's memory mapped between reconciles,
@@ -50,6 +80,8 @@ const FUNCTION: &str = "reconcile";
 pub struct ComponentReconciler {
     engine: Engine,
     pre: InstancePre<StoreLimits>,
+    /// The same, with the bindings of every export, for sessions.
+    bindings: wit::ReconcilerPre<StoreLimits>,
     reconcile: ComponentExportIndex,
     memory_limit: usize,
 }
@@ -103,7 +135,7 @@ impl ComponentReconciler {
             .map_err(|e| e.to_string())?;
         // Checks, once, that the component exports the reconciler world with
         // exactly the signature the host calls.
-        wit::ReconcilerPre::new(pre.clone()).map_err(|e| format!("{e:#}"))?;
+        let bindings = wit::ReconcilerPre::new(pre.clone()).map_err(|e| format!("{e:#}"))?;
         let missing = || format!("the component does not export `{INTERFACE}#{FUNCTION}`");
         let (_, interface) = component.get_export(None, INTERFACE).ok_or_else(missing)?;
         let (_, reconcile) = component
@@ -112,6 +144,7 @@ impl ComponentReconciler {
         Ok(Self {
             engine,
             pre,
+            bindings,
             reconcile,
             memory_limit: DEFAULT_MEMORY_LIMIT,
         })
@@ -182,6 +215,85 @@ impl ComponentReconciler {
     }
 }
 
+impl ComponentReconciler {
+    /// Runs one reconcile in a fresh instance, consulting `policy` at every
+    /// hook point it has a say at. The plan is whole or absent: a failure of
+    /// the policy ends the reconcile without one.
+    ///
+    /// # Errors
+    /// When the component traps or fails, the policy fails, or the reconciler
+    /// refuses a ruling; the next reconcile is unaffected.
+    pub fn reconcile_with(
+        &self,
+        input: &wit::ReconcileInput,
+        policy: &mut dyn Policy,
+    ) -> Result<Result<wit::Plan, wit::InputError>, HostError> {
+        policy.begin(input);
+        let outcome = self.session(input, policy);
+        match &outcome {
+            Ok(Ok(_)) => {}
+            _ => policy.finish(None),
+        }
+        let mut outcome = outcome?;
+        if let Ok(plan) = &mut outcome {
+            policy.finish(Some(plan));
+        }
+        Ok(outcome)
+    }
+
+    fn session(
+        &self,
+        input: &wit::ReconcileInput,
+        policy: &mut dyn Policy,
+    ) -> Result<Result<wit::Plan, wit::InputError>, HostError> {
+        let mut store = self.store();
+        let bindings = self.bindings.instantiate(&mut store).map_err(call_error)?;
+        let session = bindings.slotwise_reconciler_session().session();
+        let handle = match session
+            .call_open(&mut store, input, &policy.hooks())
+            .map_err(call_error)?
+        {
+            Ok(handle) => handle,
+            Err(e) => return Ok(Err(e)),
+        };
+        let mut rulings = None;
+        loop {
+            let progress = session
+                .call_next(&mut store, handle, rulings.as_ref())
+                .map_err(call_error)?
+                .map_err(|e| HostError::Refused(Box::new(e)))?;
+            rulings = Some(match progress {
+                wit::Progress::Done(plan) => return Ok(Ok(plan)),
+                wit::Progress::Ask(wit::Question::Promotion(mut requests)) => {
+                    wit::Rulings::Promotion(policy.promotion(&mut requests)?)
+                }
+                wit::Progress::Ask(wit::Question::PreSlot(mut slots)) => {
+                    wit::Rulings::PreSlot(policy.pre_slot(&mut slots)?)
+                }
+                wit::Progress::Ask(wit::Question::PostSlot(mut proposals)) => {
+                    wit::Rulings::PostSlot(policy.post_slot(&mut proposals)?)
+                }
+            });
+        }
+    }
+
+    /// Runs one reconcile consulting `policy`, on the library's types.
+    ///
+    /// # Errors
+    /// As [`ComponentReconciler::reconcile_with`].
+    pub fn reconcile_core_with(
+        &self,
+        input: &core::ReconcileInput,
+        policy: &mut dyn Policy,
+    ) -> Result<Result<core::Plan, core::InputError>, HostError> {
+        let input: wit::ReconcileInput = transcode(input)?;
+        Ok(match self.reconcile_with(&input, policy)? {
+            Ok(plan) => Ok(transcode(&plan)?),
+            Err(error) => Err(transcode(&error)?),
+        })
+    }
+}
+
 fn call_error(e: wasmtime::Error) -> HostError {
     match e.downcast_ref::<Trap>() {
         Some(trap) => HostError::Trap(format!("{trap}: {e:?}")),
@@ -211,7 +323,11 @@ fn engine() -> Result<Engine, HostError> {
 
 /// Compiles `bytes`, reusing a precompiled copy cached beside `path` when one
 /// exists for the same bytes and engine settings.
-fn cached_compile(engine: &Engine, path: &Path, bytes: &[u8]) -> Result<Component, String> {
+pub(crate) fn cached_compile(
+    engine: &Engine,
+    path: &Path,
+    bytes: &[u8],
+) -> Result<Component, String> {
     let cache = cache_path(engine, path, bytes);
     if cache.exists() {
         // SAFETY: the cache file was written by `serialize` below for these

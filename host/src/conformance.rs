@@ -1,9 +1,11 @@
 //! Running scenario files: natively and through the component, checking that both plans agree and meet the expectation.
 
-use crate::component::ComponentReconciler;
+use crate::component::{ComponentReconciler, HostError};
+use crate::crossing::{self, LibraryPolicy};
+use crate::plugins::PluginSet;
 use anyhow::{Context, Result};
 use slotwise_reconciler as core;
-use slotwise_scenario::{Scenario, Syntax};
+use slotwise_scenario::{Failure, Scenario, ScriptedPolicy, Syntax};
 use std::path::{Path, PathBuf};
 
 /// Reads and prepares the scenario at `path`.
@@ -62,35 +64,175 @@ fn is_scenario(path: &Path) -> bool {
     scenario && !name.ends_with(".unit.yaml")
 }
 
+/// How a run ended without a plan.
+#[derive(Clone, Debug, PartialEq, serde::Serialize)]
+pub enum RunFailure {
+    /// The input was refused.
+    Input(core::InputError),
+    /// A policy failed, or the reconciler refused one of its rulings.
+    Policy(String),
+}
+
+impl RunFailure {
+    /// The failure as the expectation checker takes it.
+    pub fn as_failure(&self) -> Failure<'_> {
+        match self {
+            RunFailure::Input(e) => Failure::Input(e),
+            RunFailure::Policy(message) => Failure::Policy(message),
+        }
+    }
+}
+
 /// How running a scenario went.
 pub struct Outcome {
     /// The native outcome.
-    pub native: std::result::Result<core::Plan, core::InputError>,
+    pub native: std::result::Result<core::Plan, RunFailure>,
     /// What is wrong, one line each; empty when all is well.
     pub failures: Vec<String>,
 }
 
-/// Runs `scenario` natively and, when given, through `component`; the plans
-/// must be identical and meet the scenario's expectation.
+/// Where the reconciler's runs are and where they find plugins.
+pub struct Runner<'a> {
+    /// The component, when plans are to be compared with it.
+    pub component: Option<&'a ComponentReconciler>,
+    /// Where plugins shipped with slotwise are.
+    pub shipped: &'a Path,
+}
+
+/// The policy a run consults.
+pub enum Consulted<'s> {
+    /// None: the reconciler decides alone.
+    Nothing,
+    /// A scenario's scripted policy.
+    Scripted(&'s mut ScriptedPolicy),
+    /// Plugins.
+    Plugins(Box<PluginSet>),
+}
+
+impl<'s> Consulted<'s> {
+    /// What `scenario`, read from `path`, says to consult: its plugins, found
+    /// from the scenario's directory and `shipped`, or its scripted policy.
+    ///
+    /// # Errors
+    /// The failure, when a plugin cannot be loaded.
+    pub fn of(
+        scenario: &'s mut Scenario,
+        path: &Path,
+        shipped: &Path,
+    ) -> std::result::Result<(&'s core::ReconcileInput, Self), RunFailure> {
+        let consulted = if !scenario.plugins.is_empty() {
+            let base = path.parent().unwrap_or(Path::new("."));
+            let set = PluginSet::load(&scenario.plugins, base, shipped)
+                .map_err(|e| RunFailure::Policy(e.to_string()))?;
+            Consulted::Plugins(Box::new(set))
+        } else if let Some(scripted) = &mut scenario.policy {
+            Consulted::Scripted(scripted)
+        } else {
+            Consulted::Nothing
+        };
+        Ok((&scenario.input, consulted))
+    }
+}
+
+/// Reconciles `input` once, consulting `consulted`: through `component` when
+/// given, else with the library in this process.
 ///
 /// # Errors
-/// When the component itself fails (traps, cannot be called).
-pub fn run(scenario: &Scenario, component: Option<&ComponentReconciler>) -> Result<Outcome> {
-    let native = core::reconcile(&scenario.input);
+/// When the component traps or cannot be called. Failures of the policy are
+/// outcomes, not errors.
+pub fn reconcile_once(
+    input: &core::ReconcileInput,
+    consulted: &mut Consulted,
+    component: Option<&ComponentReconciler>,
+) -> Result<std::result::Result<core::Plan, RunFailure>> {
+    match (consulted, component) {
+        (Consulted::Nothing, None) => Ok(core::reconcile(input).map_err(RunFailure::Input)),
+        (Consulted::Nothing, Some(c)) => Ok(c.reconcile_core(input)?.map_err(RunFailure::Input)),
+        (Consulted::Scripted(s), None) => Ok(from_step(core::reconcile_step(input, *s))),
+        (Consulted::Scripted(s), Some(c)) => {
+            settle(c.reconcile_core_with(input, &mut LibraryPolicy(*s)))
+        }
+        (Consulted::Plugins(set), None) => {
+            settle(crossing::reconcile_natively(input, set.as_mut()))
+        }
+        (Consulted::Plugins(set), Some(c)) => settle(c.reconcile_core_with(input, set.as_mut())),
+    }
+}
+
+impl Runner<'_> {
+    /// Runs `scenario`, read from `path`, natively and, when given, through
+    /// the component, consulting its scripted policy or plugins; the two
+    /// outcomes must be identical and meet the scenario's expectation.
+    ///
+    /// # Errors
+    /// When the component itself fails (traps, cannot be called).
+    pub fn run(&self, scenario: &mut Scenario, path: &Path) -> Result<Outcome> {
+        let expect = scenario.expect.take();
+        let (native, through) = match Consulted::of(scenario, path, self.shipped) {
+            Err(failure) => (Err(failure), None),
+            Ok((input, mut consulted)) => {
+                let native = reconcile_once(input, &mut consulted, None)?;
+                let through = match self.component {
+                    Some(c) => Some(reconcile_once(input, &mut consulted, Some(c))?),
+                    None => None,
+                };
+                (native, through)
+            }
+        };
+        scenario.expect = expect;
+        Ok(judge(scenario, native, through))
+    }
+}
+
+fn judge(
+    scenario: &Scenario,
+    native: std::result::Result<core::Plan, RunFailure>,
+    through: Option<std::result::Result<core::Plan, RunFailure>>,
+) -> Outcome {
     let mut failures = Vec::new();
-    if let Some(component) = component {
-        let through = component.reconcile_core(&scenario.input)?;
+    if let Some(through) = through {
         if through != native {
             failures.push(format!(
-                "the component's plan differs from the native one: {}",
+                "the component's outcome differs from the native one: {}",
                 first_difference(&native, &through)
             ));
         }
     }
     if let Some(expect) = &scenario.expect {
-        failures.extend(expect.check(&native));
+        failures.extend(expect.check(native.as_ref().map_err(RunFailure::as_failure)));
     }
-    Ok(Outcome { native, failures })
+    Outcome { native, failures }
+}
+
+/// A library run's end, as a run's outcome.
+fn from_step(
+    step: std::result::Result<core::Progress, core::StepError>,
+) -> std::result::Result<core::Plan, RunFailure> {
+    match step {
+        Ok(core::Progress::Done(plan)) => Ok(plan),
+        Ok(core::Progress::Ask(_)) => Err(RunFailure::Policy("a question went unanswered".into())),
+        Err(core::StepError::Input(e)) => Err(RunFailure::Input(e)),
+        Err(core::StepError::Ruling(e)) => {
+            Err(RunFailure::Policy(match crate::transcode::transcode(&e) {
+                Ok(e) => HostError::Refused(Box::new(e)).to_string(),
+                Err(t) => t.to_string(),
+            }))
+        }
+    }
+}
+
+/// A host run's end, as a run's outcome: policy failures are outcomes a
+/// scenario may expect; a component that traps or fails is an error.
+fn settle(
+    run: std::result::Result<std::result::Result<core::Plan, core::InputError>, HostError>,
+) -> Result<std::result::Result<core::Plan, RunFailure>> {
+    match run {
+        Ok(outcome) => Ok(outcome.map_err(RunFailure::Input)),
+        Err(e @ (HostError::Policy(_) | HostError::Refused(_) | HostError::PluginLoad(_))) => {
+            Ok(Err(RunFailure::Policy(e.to_string())))
+        }
+        Err(e) => Err(e.into()),
+    }
 }
 
 /// Where two outcomes first differ, as a JSON path.

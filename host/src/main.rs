@@ -4,13 +4,15 @@ mod bench;
 mod check;
 mod clock;
 mod locate;
+mod plugin_command;
 mod render;
 
 use anyhow::{Context, Result};
 use clap::{Parser, Subcommand};
-use slotwise_host::{component, conformance, ComponentReconciler};
-use slotwise_reconciler as core;
-use std::path::PathBuf;
+use slotwise_host::conformance::{self, Consulted, Runner};
+use slotwise_host::plugins::PluginSet;
+use slotwise_host::{component, ComponentReconciler};
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 /// What must change for a task group, and why.
@@ -23,6 +25,10 @@ struct Cli {
     /// beside this executable, or where `cargo xtask build` puts it.
     #[arg(long, global = true, env = "SLOTWISE_COMPONENT")]
     component: Option<PathBuf>,
+    /// Where plugins shipped with slotwise are. Default: `plugins/` beside
+    /// this executable, or where `cargo xtask build` puts them.
+    #[arg(long, global = true, env = "SLOTWISE_PLUGIN_DIR")]
+    plugin_dir: Option<PathBuf>,
 }
 
 #[derive(Subcommand)]
@@ -40,6 +46,10 @@ enum Command {
         /// Use the reconciler library instead of the component.
         #[arg(long)]
         native: bool,
+        /// A plugins file (YAML or JSON): the policy plugins to consult, in
+        /// place of any the scenario names.
+        #[arg(long)]
+        plugins: Option<PathBuf>,
     },
     /// Run scenario files and compare their plans with their expectations.
     Check {
@@ -65,7 +75,14 @@ enum Command {
         file: PathBuf,
     },
     /// Print the JSON Schema of scenario files.
-    Schema,
+    Schema {
+        /// Print the schema of plugins files instead.
+        #[arg(long)]
+        plugins: bool,
+    },
+    /// Look into plugins, and measure them.
+    #[command(subcommand)]
+    Plugin(plugin_command::PluginCommand),
     /// Compile the component ahead of time.
     Precompile {
         /// The component.
@@ -92,38 +109,45 @@ fn run(cli: Cli) -> Result<bool> {
         let path = locate::component(cli.component.clone())?;
         Ok(ComponentReconciler::load(&path)?)
     };
+    let shipped = locate::plugin_dir(cli.plugin_dir.clone());
     match &cli.command {
         Command::Reconcile {
             file,
             json,
             explain,
             native,
+            plugins,
         } => {
             let mut scenario = conformance::load(file)?;
             scenario.input.explain |= *explain;
-            let outcome = if *native {
-                core::reconcile(&scenario.input)
-            } else {
-                component()?.reconcile_core(&scenario.input)?
-            };
-            let plan = outcome.map_err(|e| {
-                anyhow::anyhow!(
-                    "{}: invalid input: {}: {}",
-                    file.display(),
-                    e.field,
-                    e.message
-                )
-            })?;
-            if *json {
-                println!("{}", serde_json::to_string_pretty(&plan)?);
-            } else {
-                print!("{}", render::plan(&scenario.input, &plan, *explain));
+            let reconciler = if *native { None } else { Some(component()?) };
+            if let Some(plugins) = plugins {
+                let entries = read_plugins(plugins)?;
+                let base = plugins.parent().unwrap_or(Path::new("."));
+                scenario.plugins = entries;
+                scenario.policy = None;
+                // The plugins file's paths start from its own directory.
+                let set = PluginSet::load(&scenario.plugins, base, &shipped)?;
+                let mut consulted = Consulted::Plugins(Box::new(set));
+                let outcome = conformance::reconcile_once(
+                    &scenario.input,
+                    &mut consulted,
+                    reconciler.as_ref(),
+                )?;
+                return show(file, &scenario.input, outcome, *json, *explain);
             }
-            Ok(true)
+            let (input, mut consulted) = Consulted::of(&mut scenario, file, &shipped)
+                .map_err(|f| anyhow::anyhow!("{}: {}", file.display(), describe(&f)))?;
+            let outcome = conformance::reconcile_once(input, &mut consulted, reconciler.as_ref())?;
+            show(file, input, outcome, *json, *explain)
         }
         Command::Check { paths, native } => {
             let reconciler = if *native { None } else { Some(component()?) };
-            check::run(paths, reconciler.as_ref())
+            let runner = Runner {
+                component: reconciler.as_ref(),
+                shipped: &shipped,
+            };
+            check::run(paths, &runner)
         }
         Command::Bench { sizes, rounds } => {
             let path = locate::component(cli.component.clone())?;
@@ -135,17 +159,53 @@ fn run(cli: Cli) -> Result<bool> {
             println!("{}", serde_json::to_string_pretty(&scenario.input)?);
             Ok(true)
         }
-        Command::Schema => {
-            println!(
-                "{}",
-                serde_json::to_string_pretty(&slotwise_scenario::schema())?
-            );
+        Command::Schema { plugins } => {
+            let schema = if *plugins {
+                slotwise_scenario::plugins_schema()
+            } else {
+                slotwise_scenario::schema()
+            };
+            println!("{}", serde_json::to_string_pretty(&schema)?);
             Ok(true)
         }
+        Command::Plugin(command) => plugin_command::run(command, &component, &shipped),
         Command::Precompile { wasm, out } => {
             component::precompile(wasm, out)
                 .with_context(|| format!("precompiling {}", wasm.display()))?;
             Ok(true)
         }
     }
+}
+
+/// The entries of the plugins file at `path`.
+fn read_plugins(path: &Path) -> Result<Vec<slotwise_scenario::PluginEntry>> {
+    let text =
+        std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?;
+    let file = slotwise_scenario::parse_plugins(&text, slotwise_scenario::Syntax::of(path))
+        .with_context(|| path.display().to_string())?;
+    Ok(file.plugins)
+}
+
+fn describe(failure: &conformance::RunFailure) -> String {
+    match failure {
+        conformance::RunFailure::Input(e) => format!("invalid input: {}: {}", e.field, e.message),
+        conformance::RunFailure::Policy(message) => message.clone(),
+    }
+}
+
+/// Prints a reconcile's plan, or fails with what went wrong.
+fn show(
+    file: &Path,
+    input: &slotwise_reconciler::ReconcileInput,
+    outcome: std::result::Result<slotwise_reconciler::Plan, conformance::RunFailure>,
+    json: bool,
+    explain: bool,
+) -> Result<bool> {
+    let plan = outcome.map_err(|f| anyhow::anyhow!("{}: {}", file.display(), describe(&f)))?;
+    if json {
+        println!("{}", serde_json::to_string_pretty(&plan)?);
+    } else {
+        print!("{}", render::plan(input, &plan, explain));
+    }
+    Ok(true)
 }

@@ -57,6 +57,33 @@ pub fn plan(input: &ReconcileInput, plan: &Plan, explain: bool) -> String {
             u.message
         );
     }
+    for p in &plan.promotions {
+        let what = if p.promoted {
+            "promoted"
+        } else {
+            "not promoted"
+        };
+        let _ = writeln!(
+            out,
+            "promotion {} {}: {what} — {}",
+            p.deployment, p.group, p.message
+        );
+    }
+    if !plan.policy_actions.is_empty() {
+        let _ = writeln!(out, "\npolicy");
+        for a in &plan.policy_actions {
+            let slot = a.slot.map(|s| format!(" slot {s}")).unwrap_or_default();
+            let applied = if a.applied { "" } else { " (not applied)" };
+            let _ = writeln!(
+                out,
+                "  {} {}{slot} by {}{applied}: {}",
+                a.verdict.name(),
+                a.group,
+                a.plugin,
+                a.reason
+            );
+        }
+    }
     if explain {
         let _ = writeln!(out, "\nsteps");
         let rows = plan
@@ -181,6 +208,9 @@ fn slots_section(out: &mut String, g: &GroupPlan) {
             " (beyond the count)"
         };
         let _ = writeln!(out, "  slot {}{within}: {}", s.index, s.decision);
+        for line in &s.policy {
+            let _ = writeln!(out, "    policy: {line}");
+        }
         for c in &s.candidates {
             let class = c.classification.map_or("unclassified", |k| k.name());
             let _ = writeln!(

@@ -6,6 +6,10 @@
 
 pub mod component;
 pub mod conformance;
+pub mod crossing;
+pub mod plugin_wit;
+pub mod plugins;
+pub mod policy;
 pub mod transcode;
 pub mod wit;
 

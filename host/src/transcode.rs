@@ -15,7 +15,7 @@ pub struct TranscodeError(#[from] postcard::Error);
 ///
 /// # Errors
 /// Only if the two renderings were generated from different WIT.
-pub fn transcode<From: Serialize, To: DeserializeOwned>(
+pub fn transcode<From: Serialize + ?Sized, To: DeserializeOwned>(
     value: &From,
 ) -> Result<To, TranscodeError> {
     Ok(postcard::from_bytes(&postcard::to_allocvec(value)?)?)

@@ -15,33 +15,53 @@ pub struct Expectation {
     pub(crate) now: i64,
 }
 
+/// How a run ended without a plan.
+#[derive(Clone, Copy, Debug)]
+pub enum Failure<'a> {
+    /// The input was refused.
+    Input(&'a InputError),
+    /// A policy failed, or gave a ruling the reconciler refused.
+    Policy(&'a str),
+}
+
 impl Expectation {
     /// The differences between `outcome` and the expectation, one line each;
     /// empty when the outcome meets it.
-    pub fn check(&self, outcome: &Result<Plan, InputError>) -> Vec<String> {
+    pub fn check(&self, outcome: Result<&Plan, Failure>) -> Vec<String> {
         let mut out = Vec::new();
         match (outcome, &self.file.error) {
-            (Err(e), Some(want)) => {
-                if e.field != want.field {
+            (Err(failure), Some(want)) => {
+                let (field, message) = match failure {
+                    Failure::Input(e) => (Some(e.field.as_str()), e.message.as_str()),
+                    Failure::Policy(message) => (None, message),
+                };
+                if want.field.as_deref() != field {
                     out.push(format!(
-                        "error: expected at `{}`, got at `{}`: {}",
-                        want.field, e.field, e.message
+                        "error: expected at `{}`, got at `{}`: {message}",
+                        want.field.as_deref().unwrap_or("(a policy)"),
+                        field.unwrap_or("(a policy)"),
                     ));
                 }
-                if let Some(text) = want.message.as_deref().filter(|t| !e.message.contains(t)) {
+                if let Some(text) = want.message.as_deref().filter(|t| !message.contains(t)) {
                     out.push(format!(
-                        "error: expected a message containing `{text}`, got `{}`",
-                        e.message
+                        "error: expected a message containing `{text}`, got `{message}`"
                     ));
                 }
             }
-            (Err(e), None) => out.push(format!(
+            (Err(Failure::Input(e)), None) => out.push(format!(
                 "expected a plan, got an error: {}: {}",
                 e.field, e.message
             )),
-            (Ok(_), Some(want)) => {
-                out.push(format!("expected an error at `{}`, got a plan", want.field))
+            (Err(Failure::Policy(message)), None) => {
+                out.push(format!("expected a plan, got a policy error: {message}"))
             }
+            (Ok(_), Some(want)) => out.push(format!(
+                "expected an error{}, got a plan",
+                want.field
+                    .as_deref()
+                    .map(|f| format!(" at `{f}`"))
+                    .unwrap_or_default()
+            )),
             (Ok(plan), None) => self.check_plan(plan, &mut out),
         }
         out
@@ -114,6 +134,7 @@ impl Expectation {
                 None => out.push(format!("{alloc}: not in the plan's explanation")),
             }
         }
+        crate::policy_expect::check(file, plan, out);
     }
 
     fn check_group(&self, got: &GroupPlan, want: &GroupExpect, out: &mut Vec<String>) {

@@ -51,6 +51,15 @@ pub struct ScenarioFile {
     /// Ask for the per-slot explanation.
     #[serde(default)]
     pub explain: bool,
+    /// Plugin data carried over from the previous plan.
+    #[serde(default)]
+    pub ext: Vec<ExtFile>,
+    /// A scripted policy: fixed rulings at the hook points, to show what the
+    /// reconciler does with them. Not together with `plugins`.
+    pub policy: Option<crate::policy::PolicyFile>,
+    /// Policy plugins to consult, in order, as a plugins file lists them.
+    #[serde(default)]
+    pub plugins: Vec<crate::plugins::PluginEntry>,
     /// The plan expected; absent when the scenario only runs.
     pub expect: Option<ExpectFile>,
 }
@@ -393,6 +402,18 @@ pub struct EvalFile {
     pub priority: Option<u32>,
 }
 
+/// Bytes a plugin attached to a slot, written as text.
+#[derive(Deserialize, JsonSchema, Clone)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+pub struct ExtFile {
+    pub plugin: String,
+    /// Default `web`.
+    pub group: Option<String>,
+    pub slot: u32,
+    /// The bytes, as UTF-8 text.
+    pub text: String,
+}
+
 /// The plan expected. Lists and counters left out are expected empty or
 /// zero, as Nomad's tests assert them; a group left out of `groups` is
 /// expected absent, when `groups` is given.
@@ -410,13 +431,60 @@ pub struct ExpectFile {
     /// Classification of allocations, by id (asks for the explanation).
     #[serde(default)]
     pub classification: BTreeMap<String, slotwise_reconciler::Classification>,
+    /// Promotion decisions, in order; absent: none.
+    #[serde(default)]
+    pub promotions: Vec<PromotionExpect>,
+    /// What policies did, in order; absent: nothing.
+    #[serde(default)]
+    pub policy_actions: Vec<ActionExpect>,
+    /// The plugin data the plan carries, every entry; absent: not checked.
+    pub ext: Option<Vec<ExtFile>>,
+    /// Steps that must be in the report.
+    #[serde(default)]
+    pub steps: Vec<StepExpect>,
+}
+
+/// An expected promotion decision; unset fields are not checked.
+#[derive(Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+pub struct PromotionExpect {
+    pub group: String,
+    pub promoted: bool,
+    pub reason: Option<slotwise_reconciler::Reason>,
+    /// Text the message must contain.
+    pub message: Option<String>,
+}
+
+/// An expected policy action; unset fields are not checked.
+#[derive(Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+pub struct ActionExpect {
+    pub plugin: Option<String>,
+    pub group: Option<String>,
+    pub slot: Option<u32>,
+    pub verdict: slotwise_reconciler::PolicyVerdict,
+    pub applied: Option<bool>,
+    /// Text the reason must contain.
+    pub reason: Option<String>,
+}
+
+/// A step the report must hold; unset fields are not checked.
+#[derive(Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+pub struct StepExpect {
+    pub step: String,
+    pub group: Option<String>,
+    pub status: Option<slotwise_reconciler::StepStatus>,
+    /// Text the message must contain.
+    pub message: Option<String>,
 }
 
 /// An error instead of a plan.
 #[derive(Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields, rename_all = "kebab-case")]
 pub struct ErrorExpect {
-    pub field: String,
+    /// The input field it names; absent for an error of a policy.
+    pub field: Option<String>,
     /// Text the message must contain.
     pub message: Option<String>,
 }

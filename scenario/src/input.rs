@@ -91,7 +91,16 @@ pub(crate) fn build(file: &ScenarioFile) -> Result<(ReconcileInput, i64), Scenar
                 .expect
                 .as_ref()
                 .is_some_and(|e| !e.classification.is_empty()),
-        ext: Vec::new(),
+        ext: file
+            .ext
+            .iter()
+            .map(|e| slotwise_reconciler::SlotExt {
+                plugin: e.plugin.clone(),
+                group: e.group.clone().unwrap_or_else(|| DEFAULT_GROUP.to_string()),
+                slot: e.slot,
+                data: e.text.as_bytes().to_vec(),
+            })
+            .collect(),
     };
     Ok((input, now))
 }

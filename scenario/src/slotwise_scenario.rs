@@ -7,12 +7,17 @@
 mod expect;
 mod file;
 mod input;
+mod plugins;
+mod policy;
+mod policy_expect;
 mod time;
 
-pub use expect::Expectation;
+pub use expect::{Expectation, Failure};
 pub use file::ScenarioFile;
 pub use input::DEFAULT_NOW;
-pub use time::parse_duration;
+pub use plugins::{parse_size, ByteSize, LimitsFile, Mode, OnError, PluginEntry, PluginsFile};
+pub use policy::{PolicyFile, ScriptedPolicy};
+pub use time::{parse_duration, Duration};
 
 use slotwise_reconciler::ReconcileInput;
 use std::path::Path;
@@ -25,6 +30,10 @@ pub struct Scenario {
     pub nomad: Option<String>,
     /// The reconciler's input.
     pub input: ReconcileInput,
+    /// The scripted policy, if the scenario gives one.
+    pub policy: Option<ScriptedPolicy>,
+    /// The policy plugins to consult, in order.
+    pub plugins: Vec<PluginEntry>,
     /// The plan expected, if any.
     pub expect: Option<Expectation>,
 }
@@ -84,10 +93,22 @@ pub fn parse(text: &str, syntax: Syntax) -> Result<Scenario, ScenarioError> {
 /// When it describes an inconsistent input.
 pub fn from_file(file: ScenarioFile) -> Result<Scenario, ScenarioError> {
     let (input, now) = input::build(&file)?;
+    if file.policy.is_some() && !file.plugins.is_empty() {
+        return Err(ScenarioError::Invalid {
+            field: "policy".into(),
+            message: "a scenario gives a scripted policy or plugins, not both".into(),
+        });
+    }
+    let policy = match &file.policy {
+        Some(p) => Some(ScriptedPolicy::new(p, now)?),
+        None => None,
+    };
     Ok(Scenario {
         description: file.description,
         nomad: file.nomad,
         input,
+        policy,
+        plugins: file.plugins,
         expect: file.expect.map(|file| Expectation { file, now }),
     })
 }
@@ -95,6 +116,29 @@ pub fn from_file(file: ScenarioFile) -> Result<Scenario, ScenarioError> {
 /// The JSON Schema of scenario files.
 pub fn schema() -> serde_json::Value {
     serde_json::to_value(schemars::schema_for!(ScenarioFile)).unwrap_or_default()
+}
+
+/// The JSON Schema of plugins files.
+pub fn plugins_schema() -> serde_json::Value {
+    serde_json::to_value(schemars::schema_for!(PluginsFile)).unwrap_or_default()
+}
+
+/// Reads a plugins file from its text.
+///
+/// # Errors
+/// When the text is malformed or has unknown or mistyped fields; the error
+/// names the field.
+pub fn parse_plugins(text: &str, syntax: Syntax) -> Result<PluginsFile, ScenarioError> {
+    match syntax {
+        Syntax::Yaml => {
+            serde_yaml::from_str(text).map_err(|e| ScenarioError::Format(e.to_string()))
+        }
+        Syntax::Json => {
+            let mut de = serde_json::Deserializer::from_str(text);
+            serde_path_to_error::deserialize(&mut de)
+                .map_err(|e| ScenarioError::Format(format!("{}: {}", e.path(), e.inner())))
+        }
+    }
 }
 
 /// The WIT name of a contract enum value, as its JSON rendering spells it.

@@ -5,7 +5,8 @@ use slotwise_scenario::{parse, Syntax};
 fn failures(text: &str) -> Vec<String> {
     let scenario = parse(text, Syntax::Yaml).expect("a valid scenario");
     let expect = scenario.expect.expect("the scenario expects something");
-    expect.check(&slotwise_reconciler::reconcile(&scenario.input))
+    let outcome = slotwise_reconciler::reconcile(&scenario.input);
+    expect.check(outcome.as_ref().map_err(slotwise_scenario::Failure::Input))
 }
 
 #[test]

@@ -9,10 +9,15 @@ use wit_parser::{InterfaceId, Resolve, Type, TypeDefKind, TypeId, TypeOwner};
 /// The interface whose named types are described.
 const TYPES_INTERFACE: &str = "types";
 
+/// What the names of types from the plugin package start with, since some
+/// (`classification`, `update-kind`, ...) are also names of the reconciler's.
+const PLUGIN_PREFIX: &str = "plugin/";
+
 /// Describes `wit/reconciler` into `target/slotwise/wit-types.json`.
 ///
-/// The description holds every named type of the `types` interface, in WIT
-/// order, and the signature of every function of the package:
+/// The description holds every named type of the package's interfaces, in
+/// WIT order, then those of the plugin package it uses, named `plugin/...`,
+/// and the signature of every function of the package:
 ///
 /// ```json
 /// {
@@ -32,8 +37,9 @@ const TYPES_INTERFACE: &str = "types";
 /// ```
 ///
 /// A type is a primitive name (`"u32"`, `"s64"`, `"string"`, ...), `{"ref": name}`
-/// for a named type of the `types` interface, `{"option": T}`, `{"list": T}`,
-/// `{"tuple": [T, ...]}` or `{"result": {"ok": T | null, "err": T | null}}`.
+/// for a named type, `{"option": T}`, `{"list": T}`, `{"tuple": [T, ...]}`,
+/// `{"result": {"ok": T | null, "err": T | null}}`, or `{"handle": name}` for
+/// a resource (whose definition is `{"kind": "resource"}`).
 pub fn write(ws: &Workspace) -> Result<PathBuf> {
     let wit = ws.root.join("wit/reconciler");
     let mut resolve = Resolve::default();
@@ -54,21 +60,29 @@ pub fn write(ws: &Workspace) -> Result<PathBuf> {
 /// The description of `package`.
 fn describe(resolve: &Resolve, package: wit_parser::PackageId) -> Result<Json> {
     let pkg = &resolve.packages[package];
-    let types_iface = *pkg
-        .interfaces
-        .get(TYPES_INTERFACE)
-        .with_context(|| format!("package {} has no `{TYPES_INTERFACE}` interface", pkg.name))?;
-    let describer = Describer {
-        resolve,
-        types_iface,
-    };
-
+    let describer = Describer { resolve, package };
     let mut types = Vec::new();
-    for (name, &id) in &resolve.interfaces[types_iface].types {
-        let def = describer
-            .definition(id)
-            .with_context(|| format!("describing type `{name}`"))?;
-        types.push((name.clone(), def));
+    // The package's own interfaces first, then those of other packages.
+    let mut interfaces: Vec<InterfaceId> = resolve
+        .interfaces
+        .iter()
+        .filter(|(_, i)| i.name.is_some())
+        .map(|(id, _)| id)
+        .collect();
+    interfaces.sort_by_key(|id| resolve.interfaces[*id].package != Some(package));
+    for iface in interfaces {
+        for (name, &id) in &resolve.interfaces[iface].types {
+            let def = &resolve.types[id];
+            // A `use` is described where its original is.
+            if matches!(def.kind, TypeDefKind::Type(Type::Id(original)) if resolve.types[original].owner != def.owner)
+            {
+                continue;
+            }
+            let described = describer
+                .definition(id)
+                .with_context(|| format!("describing type `{name}`"))?;
+            types.push((describer.name_of(id)?, described));
+        }
     }
 
     let mut functions = Vec::new();
@@ -107,13 +121,32 @@ fn describe(resolve: &Resolve, package: wit_parser::PackageId) -> Result<Json> {
     ]))
 }
 
-/// Renders the types of one `Resolve`, naming those of the `types` interface.
+/// Renders the types of one `Resolve`, naming them as the description does.
 struct Describer<'a> {
     resolve: &'a Resolve,
-    types_iface: InterfaceId,
+    package: wit_parser::PackageId,
 }
 
 impl Describer<'_> {
+    /// The name the description gives the named type `id`.
+    fn name_of(&self, id: TypeId) -> Result<String> {
+        let def = &self.resolve.types[id];
+        let name = def
+            .name
+            .as_deref()
+            .context("an anonymous type has no name")?;
+        let TypeOwner::Interface(owner) = def.owner else {
+            bail!("type `{name}` belongs to no interface");
+        };
+        Ok(
+            if self.resolve.interfaces[owner].package == Some(self.package) {
+                name.to_string()
+            } else {
+                format!("{PLUGIN_PREFIX}{name}")
+            },
+        )
+    }
+
     /// The definition of the named type `id` of the `types` interface.
     fn definition(&self, id: TypeId) -> Result<Json> {
         let def = &self.resolve.types[id];
@@ -157,6 +190,7 @@ impl Describer<'_> {
                     ("cases", Json::Array(cases)),
                 ])
             }
+            TypeDefKind::Resource => Json::object([("kind", Json::str("resource"))]),
             TypeDefKind::Flags(f) => Json::object([
                 ("kind", Json::str("flags")),
                 (
@@ -196,18 +230,14 @@ impl Describer<'_> {
             Type::ErrorContext => bail!("error-context values are not described"),
             Type::Id(id) => {
                 let def = &self.resolve.types[*id];
-                match (&def.name, def.owner) {
-                    (Some(name), TypeOwner::Interface(owner)) if owner == self.types_iface => {
-                        Json::object([("ref", Json::str(name))])
-                    }
+                match (&def.name, &def.kind) {
                     // A `use` of a type brought in from elsewhere: see through it.
-                    (Some(_), _) => match &def.kind {
-                        TypeDefKind::Type(inner) => self.reference(inner)?,
-                        _ => bail!(
-                            "type `{}` is defined outside the `{TYPES_INTERFACE}` interface",
-                            def.name.as_deref().unwrap_or_default()
-                        ),
-                    },
+                    (Some(_), TypeDefKind::Type(Type::Id(original)))
+                        if self.resolve.types[*original].owner != def.owner =>
+                    {
+                        self.reference(&Type::Id(*original))?
+                    }
+                    (Some(_), _) => Json::object([("ref", Json::Str(self.name_of(*id)?))]),
                     (None, _) => self.structure(*id)?,
                 }
             }
@@ -231,6 +261,9 @@ impl Describer<'_> {
                         .collect::<Result<_>>()?,
                 ),
             )]),
+            TypeDefKind::Handle(wit_parser::Handle::Own(r) | wit_parser::Handle::Borrow(r)) => {
+                Json::object([("handle", Json::Str(self.name_of(*r)?))])
+            }
             TypeDefKind::Result(result) => Json::object([(
                 "result",
                 Json::object([

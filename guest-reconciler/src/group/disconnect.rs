@@ -45,7 +45,7 @@ pub(super) fn run(g: &mut GroupRun) -> Outcome {
         .iter()
         .map(|&d| (d, now.saturating_add(g.candidates[d].policy.lost_after())))
         .collect();
-    g.create_evals(batches(timeouts), Purpose::DisconnectTimeout);
+    g.create_evals(batches(timeouts), Purpose::DisconnectTimeout, true);
     let later = g
         .candidates
         .iter()

@@ -28,14 +28,14 @@ pub(super) fn run(g: &mut GroupRun) -> Outcome {
         })
         .collect();
     g.waiting_for_lost = !lost_later.is_empty();
-    g.create_evals(batches(lost_later), Purpose::LostLater);
+    g.create_evals(batches(lost_later), Purpose::LostLater, true);
 
     let later: Vec<(usize, i64)> = (0..g.candidates.len())
         .filter_map(|i| g.candidates[i].reschedule_later.map(|at| (i, at)))
         .collect();
     g.rescheduling_later = later.len();
     let positions: Vec<usize> = later.iter().map(|&(i, _)| i).collect();
-    g.create_evals(batches(later), Purpose::RescheduleLater);
+    g.create_evals(batches(later), Purpose::RescheduleLater, true);
     for &i in &positions {
         let c = &g.candidates[i];
         // A disconnected allocation carries the evaluation on its disconnect

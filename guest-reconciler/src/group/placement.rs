@@ -46,8 +46,10 @@ fn propose(g: &mut GroupRun) {
             )
         })
         .collect();
-    let mut existing =
-        g.count_of(Standing::Untainted) + g.count_of(Standing::Migrating) + g.rescheduling_now();
+    let mut existing = g.count_of(Standing::Untainted)
+        + g.count_of(Standing::Migrating)
+        + g.rescheduling_now()
+        + g.held_within_count();
     for i in g.positions(Standing::Lost) {
         if existing >= count as usize {
             break;

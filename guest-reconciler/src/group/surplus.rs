@@ -21,7 +21,9 @@ pub(super) fn run(g: &mut GroupRun) -> Outcome {
                         | Standing::Rescheduled
                 )
         })
-        .map(|c| c.index());
+        .map(|c| c.index())
+        // A slot a policy holds stays taken, with or without an allocation.
+        .chain(g.held_slots.iter().copied());
     g.occupancy = Occupancy::new(count, claims);
     g.canarying = g.dstate.desired_canaries != 0 && !g.dstate.promoted;
 
@@ -39,7 +41,8 @@ pub(super) fn run(g: &mut GroupRun) -> Outcome {
         .filter(|&i| {
             g.is_working(i) && g.candidates[i].observed().client_status != ClientStatus::Unknown
         })
-        .count();
+        .count()
+        + g.held_within_count();
     let excess = counted as i64 + g.count_of(Standing::Migrating) as i64 - i64::from(count);
     if excess <= 0 {
         return Outcome::done(format!(

@@ -5,12 +5,12 @@ use crate::candidate::{Candidate, Standing};
 use crate::pipeline::Outcome;
 use crate::{AllocationUpdate, Reason, TaskGroup, UpdateKind};
 
-/// How `c` absorbs the group's current definition `spec`: as the caller
-/// forces it, else by comparing fingerprints. A change that needs a new
+/// How `c` absorbs the group's current definition `spec`: as a policy or the
+/// caller forces it, else by comparing fingerprints. A change that needs a new
 /// allocation wins even for a finished one; any other change leaves a
 /// finished allocation alone.
 pub(crate) fn decide(c: &Candidate, spec: &TaskGroup) -> UpdateKind {
-    if let Some(kind) = c.alloc.update {
+    if let Some(kind) = c.forced_update.or(c.alloc.update) {
         return kind;
     }
     let (have, want) = (&c.alloc.spec.fingerprint, &spec.fingerprint);

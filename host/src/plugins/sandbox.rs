@@ -1,0 +1,228 @@
+//! The sandbox plugins run in: an engine that meters fuel and interrupts calls past a deadline, and per plugin and reconcile a store whose memory is capped.
+
+use crate::component::HostError;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+use std::thread::JoinHandle;
+use std::time::Duration;
+use wasmtime::{
+    Config, Engine, InstanceAllocationStrategy, PoolingAllocationConfig, ResourceLimiter, Store,
+    Trap,
+};
+
+/// Fuel a hook call may use unless the plugins file says otherwise: about a
+/// hundred million WebAssembly instructions.
+pub const DEFAULT_FUEL: u64 = 100_000_000;
+
+/// Linear memory a plugin may use unless the plugins file says otherwise.
+pub const DEFAULT_MEMORY: u64 = 64 << 20;
+
+/// Wall-clock time a hook call may take unless the plugins file says otherwise.
+pub const DEFAULT_DEADLINE: Duration = Duration::from_millis(500);
+
+/// How often the engine's epoch advances; deadlines are counted in these.
+const TICK: Duration = Duration::from_millis(1);
+
+/// How many plugin instances may exist at once.
+const POOLED_INSTANCES: u32 = 256;
+
+/// Table elements a plugin may grow to.
+const MAX_TABLE_ELEMENTS: usize = 1 << 20;
+
+/// The limits of one plugin.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Limits {
+    /// Fuel per hook call.
+    pub fuel: u64,
+    /// Bytes of linear memory.
+    pub memory: u64,
+    /// Wall-clock time per hook call.
+    pub deadline: Duration,
+}
+
+impl Default for Limits {
+    fn default() -> Self {
+        Self {
+            fuel: DEFAULT_FUEL,
+            memory: DEFAULT_MEMORY,
+            deadline: DEFAULT_DEADLINE,
+        }
+    }
+}
+
+/// The engine plugins are compiled for, and the clock that interrupts them.
+pub struct Sandbox {
+    engine: Engine,
+    /// Runs while the sandbox lives.
+    _ticker: Ticker,
+}
+
+impl Sandbox {
+    /// An engine that meters fuel and can interrupt, with pooled instances.
+    ///
+    /// # Errors
+    /// When the engine cannot be configured.
+    pub fn new() -> Result<Self, HostError> {
+        let mut pool = PoolingAllocationConfig::default();
+        pool.total_component_instances(POOLED_INSTANCES)
+            .total_core_instances(POOLED_INSTANCES)
+            .total_memories(POOLED_INSTANCES)
+            .total_tables(POOLED_INSTANCES);
+        let mut config = Config::new();
+        config
+            .concurrency_support(false)
+            .consume_fuel(true)
+            .epoch_interruption(true)
+            .allocation_strategy(InstanceAllocationStrategy::Pooling(pool));
+        let engine = Engine::new(&config).map_err(|e| HostError::Engine(e.to_string()))?;
+        let ticker = Ticker::start(engine.clone());
+        Ok(Self {
+            engine,
+            _ticker: ticker,
+        })
+    }
+
+    pub fn engine(&self) -> &Engine {
+        &self.engine
+    }
+
+    /// A store for one plugin's instance, its memory capped by `limits`.
+    pub fn store(&self, limits: Limits) -> Store<PluginState> {
+        let state = PluginState {
+            limiter: Limiter {
+                memory: usize::try_from(limits.memory).unwrap_or(usize::MAX),
+                peak: 0,
+            },
+        };
+        let mut store = Store::new(&self.engine, state);
+        store.limiter(|s| &mut s.limiter);
+        store.epoch_deadline_trap();
+        store
+    }
+
+    /// Arms `store` for one call: fresh fuel and a deadline from now.
+    pub fn arm(store: &mut Store<PluginState>, limits: Limits) {
+        // Fuel is only refused when consume_fuel is off, which it never is here.
+        let _ = store.set_fuel(limits.fuel);
+        let ticks = limits.deadline.as_nanos().div_ceil(TICK.as_nanos()) as u64;
+        store.set_epoch_deadline(ticks.max(1) + 1);
+    }
+}
+
+/// What a plugin's store holds.
+pub struct PluginState {
+    limiter: Limiter,
+}
+
+impl PluginState {
+    /// The most linear memory the instance has had, in bytes.
+    pub fn peak_memory(&self) -> usize {
+        self.limiter.peak
+    }
+}
+
+/// Caps memory growth, and remembers the peak.
+struct Limiter {
+    memory: usize,
+    peak: usize,
+}
+
+impl ResourceLimiter for Limiter {
+    fn memory_growing(
+        &mut self,
+        _current: usize,
+        desired: usize,
+        _maximum: Option<usize>,
+    ) -> wasmtime::Result<bool> {
+        if desired > self.memory {
+            return Err(wasmtime::Error::msg(format!(
+                "exceeded its memory limit of {} (asked for {})",
+                bytes(self.memory as u64),
+                bytes(desired as u64)
+            )));
+        }
+        self.peak = self.peak.max(desired);
+        Ok(true)
+    }
+
+    fn table_growing(
+        &mut self,
+        _current: usize,
+        desired: usize,
+        _maximum: Option<usize>,
+    ) -> wasmtime::Result<bool> {
+        Ok(desired <= MAX_TABLE_ELEMENTS)
+    }
+}
+
+/// Advances the engine's epoch every tick, on its own thread, until dropped.
+struct Ticker {
+    stop: Arc<AtomicBool>,
+    thread: Option<JoinHandle<()>>,
+}
+
+impl Ticker {
+    fn start(engine: Engine) -> Self {
+        let stop = Arc::new(AtomicBool::new(false));
+        let flag = Arc::clone(&stop);
+        let thread = std::thread::Builder::new()
+            .name("slotwise-plugin-clock".into())
+            .spawn(move || {
+                while !flag.load(Ordering::Relaxed) {
+                    std::thread::sleep(TICK);
+                    engine.increment_epoch();
+                }
+            })
+            .ok();
+        Self { stop, thread }
+    }
+}
+
+impl Drop for Ticker {
+    fn drop(&mut self) {
+        self.stop.store(true, Ordering::Relaxed);
+        if let Some(thread) = self.thread.take() {
+            let _ = thread.join();
+        }
+    }
+}
+
+/// Why a plugin call failed, in words, from the error wasmtime gave.
+pub fn failure(e: &wasmtime::Error, limits: Limits) -> String {
+    match e.downcast_ref::<Trap>() {
+        Some(Trap::OutOfFuel) => format!(
+            "ran out of fuel (its limit is {} per call)",
+            group_digits(limits.fuel)
+        ),
+        Some(Trap::Interrupt) => format!(
+            "overran its deadline of {} per call",
+            slotwise_reconciler::phrasing::duration(limits.deadline.as_nanos() as i64)
+        ),
+        Some(trap) => format!("trapped: {trap}"),
+        // A refused memory growth carries the limiter's own message.
+        None => format!("{}", e.root_cause()),
+    }
+}
+
+/// A byte count in the largest binary unit that keeps it readable.
+pub fn bytes(n: u64) -> String {
+    match n {
+        n if n >= 1 << 30 => format!("{:.1} GiB", n as f64 / (1u64 << 30) as f64),
+        n if n >= 1 << 20 => format!("{:.1} MiB", n as f64 / (1u64 << 20) as f64),
+        n if n >= 1 << 10 => format!("{:.1} KiB", n as f64 / (1u64 << 10) as f64),
+        n => format!("{n} B"),
+    }
+}
+
+/// `1234567` as `1,234,567`.
+pub fn group_digits(n: u64) -> String {
+    let digits = n.to_string();
+    let mut out = String::new();
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
+}

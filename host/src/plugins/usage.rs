@@ -1,0 +1,73 @@
+//! What plugins used: calls, fuel, peak memory and time, per hook.
+
+use super::sandbox::{bytes, group_digits};
+use crate::plugin_wit::types::Hook;
+use std::time::Duration;
+
+/// What one plugin used, per hook: promotion, pre-slot, post-slot.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Usage {
+    /// Calls.
+    pub calls: [u64; 3],
+    /// Fuel.
+    pub fuel: [u64; 3],
+    /// Wall-clock time in the calls. Never part of a plan, which must not
+    /// depend on the clock.
+    pub time: [Duration; 3],
+    /// The most linear memory an instance had, in bytes.
+    pub peak_memory: usize,
+}
+
+/// The position of `hook` in a usage's arrays.
+pub fn slot_of(hook: Hook) -> usize {
+    match hook {
+        Hook::Promotion => 0,
+        Hook::PreSlot => 1,
+        Hook::PostSlot => 2,
+    }
+}
+
+/// The hooks in the order of a usage's arrays.
+pub const HOOKS: [Hook; 3] = [Hook::Promotion, Hook::PreSlot, Hook::PostSlot];
+
+impl Usage {
+    /// Records one call at `hook`.
+    pub fn record(&mut self, hook: Hook, fuel: u64, time: Duration, peak_memory: usize) {
+        let i = slot_of(hook);
+        self.calls[i] += 1;
+        self.fuel[i] += fuel;
+        self.time[i] += time;
+        self.peak_memory = self.peak_memory.max(peak_memory);
+    }
+
+    /// Adds `other` to this usage.
+    pub fn add(&mut self, other: &Usage) {
+        for i in 0..3 {
+            self.calls[i] += other.calls[i];
+            self.fuel[i] += other.fuel[i];
+            self.time[i] += other.time[i];
+        }
+        self.peak_memory = self.peak_memory.max(other.peak_memory);
+    }
+
+    /// The calls, fuel and peak memory, in a sentence that depends only on
+    /// what the plugin did, never on the clock.
+    pub fn summary(&self) -> String {
+        let calls: Vec<String> = HOOKS
+            .iter()
+            .zip(self.calls)
+            .filter(|(_, n)| *n > 0)
+            .map(|(h, n)| format!("{} {n}", crate::policy::hook_name(*h)))
+            .collect();
+        if calls.is_empty() {
+            return "not called".into();
+        }
+        let fuel: u64 = self.fuel.iter().sum();
+        format!(
+            "calls: {}; fuel {}; peak memory {}",
+            calls.join(", "),
+            group_digits(fuel),
+            bytes(self.peak_memory as u64)
+        )
+    }
+}

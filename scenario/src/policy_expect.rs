@@ -1,0 +1,150 @@
+//! Checking what policies did to a plan: promotions, policy actions, carried plugin data and step reports.
+
+use crate::file::ExpectFile;
+use crate::wit_name;
+use slotwise_reconciler::Plan;
+
+/// Appends to `out` every way `plan` differs from what `want` says of policies.
+pub(crate) fn check(want: &ExpectFile, plan: &Plan, out: &mut Vec<String>) {
+    check_promotions(want, plan, out);
+    check_actions(want, plan, out);
+    check_ext(want, plan, out);
+    check_steps(want, plan, out);
+}
+
+fn check_promotions(want: &ExpectFile, plan: &Plan, out: &mut Vec<String>) {
+    let got = &plan.promotions;
+    if got.len() != want.promotions.len() {
+        let names: Vec<String> = got
+            .iter()
+            .map(|p| format!("{} promoted {}", p.group, p.promoted))
+            .collect();
+        out.push(format!(
+            "promotions: expected {}, got {}: {names:?}",
+            want.promotions.len(),
+            got.len()
+        ));
+        return;
+    }
+    for (n, (w, g)) in want.promotions.iter().zip(got).enumerate() {
+        let mut differs = Vec::new();
+        if w.group != g.group {
+            differs.push(format!("group {} (not {})", g.group, w.group));
+        }
+        if w.promoted != g.promoted {
+            differs.push(format!("promoted {} (not {})", g.promoted, w.promoted));
+        }
+        if let Some(r) = w.reason.filter(|r| *r != g.reason) {
+            differs.push(format!("reason {} (not {})", g.reason.name(), r.name()));
+        }
+        if let Some(m) = w
+            .message
+            .as_ref()
+            .filter(|m| !g.message.contains(m.as_str()))
+        {
+            differs.push(format!("message `{}` (without `{m}`)", g.message));
+        }
+        if !differs.is_empty() {
+            out.push(format!("promotion {n}: {}", differs.join(", ")));
+        }
+    }
+}
+
+fn check_actions(want: &ExpectFile, plan: &Plan, out: &mut Vec<String>) {
+    let got = &plan.policy_actions;
+    let describe = |a: &slotwise_reconciler::PolicyAction| {
+        let slot = a.slot.map(|s| format!("/{s}")).unwrap_or_default();
+        let applied = if a.applied { "" } else { ", not applied" };
+        format!(
+            "{} {}{slot} by {}{applied}: {}",
+            a.verdict.name(),
+            a.group,
+            a.plugin,
+            a.reason
+        )
+    };
+    if got.len() != want.policy_actions.len() {
+        let all: Vec<String> = got.iter().map(describe).collect();
+        out.push(format!(
+            "policy actions: expected {}, got {}: {all:?}",
+            want.policy_actions.len(),
+            got.len()
+        ));
+        return;
+    }
+    for (n, (w, g)) in want.policy_actions.iter().zip(got).enumerate() {
+        let matches = w.verdict == g.verdict
+            && w.plugin.as_ref().is_none_or(|p| *p == g.plugin)
+            && w.group.as_ref().is_none_or(|x| *x == g.group)
+            && w.slot.is_none_or(|s| Some(s) == g.slot)
+            && w.applied.is_none_or(|a| a == g.applied)
+            && w.reason
+                .as_ref()
+                .is_none_or(|r| g.reason.contains(r.as_str()));
+        if !matches {
+            out.push(format!(
+                "policy action {n}: expected {}{}{}, got {}",
+                w.verdict.name(),
+                w.slot.map(|s| format!(" of slot {s}")).unwrap_or_default(),
+                w.plugin
+                    .as_ref()
+                    .map(|p| format!(" by {p}"))
+                    .unwrap_or_default(),
+                describe(g)
+            ));
+        }
+    }
+}
+
+fn check_ext(want: &ExpectFile, plan: &Plan, out: &mut Vec<String>) {
+    let Some(expected) = &want.ext else {
+        return;
+    };
+    let render = |plugin: &str, group: &str, slot: u32, data: &[u8]| {
+        format!("{plugin} {group}/{slot}: {}", String::from_utf8_lossy(data))
+    };
+    let got: Vec<String> = plan
+        .ext
+        .iter()
+        .map(|e| render(&e.plugin, &e.group, e.slot, &e.data))
+        .collect();
+    let wanted: Vec<String> = expected
+        .iter()
+        .map(|e| {
+            let group = e.group.as_deref().unwrap_or("web");
+            render(&e.plugin, group, e.slot, e.text.as_bytes())
+        })
+        .collect();
+    if got != wanted {
+        out.push(format!("ext: expected {wanted:?}, got {got:?}"));
+    }
+}
+
+fn check_steps(want: &ExpectFile, plan: &Plan, out: &mut Vec<String>) {
+    for w in &want.steps {
+        let found = plan.steps.iter().any(|s| {
+            s.step == w.step
+                && w.group.as_ref().is_none_or(|g| s.group.as_ref() == Some(g))
+                && w.status.is_none_or(|st| st == s.status)
+                && w.message
+                    .as_ref()
+                    .is_none_or(|m| s.message.contains(m.as_str()))
+        });
+        if !found {
+            let same: Vec<String> = plan
+                .steps
+                .iter()
+                .filter(|s| s.step == w.step)
+                .map(|s| format!("{} ({}): {}", s.step, wit_name(&s.status), s.message))
+                .collect();
+            out.push(format!(
+                "step {}: no report matches{}; got {same:?}",
+                w.step,
+                w.message
+                    .as_ref()
+                    .map(|m| format!(" `{m}`"))
+                    .unwrap_or_default()
+            ));
+        }
+    }
+}
