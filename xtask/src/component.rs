@@ -2,7 +2,7 @@
 
 use crate::run::Workspace;
 use anyhow::{bail, Context, Result};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use wit_component::{ComponentEncoder, DecodedWasm};
 
 /// Builds the component into `target/slotwise/reconciler.wasm`.
@@ -18,15 +18,7 @@ pub fn build(ws: &Workspace) -> Result<PathBuf> {
     let module_path = ws
         .root
         .join("target/wasm32-unknown-unknown/release/slotwise_reconciler.wasm");
-    let module = std::fs::read(&module_path)
-        .with_context(|| format!("reading {}", module_path.display()))?;
-    let component = ComponentEncoder::default()
-        .module(&module)
-        .context("the guest module carries no component type")?
-        .validate(true)
-        .encode()
-        .context("wrapping the guest module into a component")?;
-    check_no_imports(&component)?;
+    let component = wrap(&module_path)?;
     let out = ws.root.join("target/slotwise/reconciler.wasm");
     std::fs::create_dir_all(ws.root.join("target/slotwise"))?;
     std::fs::write(&out, &component).with_context(|| format!("writing {}", out.display()))?;
@@ -36,6 +28,20 @@ pub fn build(ws: &Workspace) -> Result<PathBuf> {
         component.len() / 1024
     );
     Ok(out)
+}
+
+/// Wraps the core module at `path`, built with wit-bindgen, into a
+/// component, and checks that it imports nothing.
+pub fn wrap(path: &Path) -> Result<Vec<u8>> {
+    let module = std::fs::read(path).with_context(|| format!("reading {}", path.display()))?;
+    let component = ComponentEncoder::default()
+        .module(&module)
+        .with_context(|| format!("{} carries no component type", path.display()))?
+        .validate(true)
+        .encode()
+        .with_context(|| format!("wrapping {} into a component", path.display()))?;
+    check_no_imports(&component).with_context(|| path.display().to_string())?;
+    Ok(component)
 }
 
 /// Other hosts embed the component as it is: it must need nothing from them.
@@ -51,7 +57,7 @@ fn check_no_imports(component: &[u8]) -> Result<()> {
         .collect();
     if !imports.is_empty() {
         bail!(
-            "the reconciler component must import nothing, but imports {}",
+            "a slotwise component must import nothing, but this one imports {}",
             imports.join(", ")
         );
     }

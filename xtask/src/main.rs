@@ -1,13 +1,14 @@
 //! Build orchestration for slotwise: `cargo xtask <command>`, with no tool to install beyond rustup and npm.
 //!
 //! - `build`: the reconciler component (guest built for `wasm32-unknown-unknown`,
-//!   wrapped with `wit-component`, checked to import nothing), the host, and the
-//!   component precompiled for it.
+//!   wrapped with `wit-component`, checked to import nothing), the shipped
+//!   plugins (built the same way), the host, and the component precompiled for it.
 //! - `demo`: `build`, then the reconciler on a bundled example.
 //! - `test`: every check CI runs.
 //! - `bench`: the benchmark, in release mode.
 
 mod component;
+mod plugins;
 mod run;
 mod wit_types;
 
@@ -35,6 +36,7 @@ fn build(ws: &Workspace) -> Result<()> {
 fn build_with(ws: &Workspace, cargo_args: &[&str]) -> Result<()> {
     ws.rustup_target("wasm32-unknown-unknown")?;
     let component = component::build(ws)?;
+    plugins::build(ws)?;
     wit_types::write(ws)?;
     ws.cargo(cargo_args)?;
     let precompiled = component.with_extension("cwasm");
