@@ -3,6 +3,7 @@
 //! - `build`: the reconciler component (guest built for `wasm32-unknown-unknown`,
 //!   wrapped with `wit-component`, checked to import nothing), the shipped
 //!   plugins (built the same way), the host, and the component precompiled for it.
+//! - `plugins`: only the shipped plugins.
 //! - `demo`: `build`, then the reconciler on a bundled example.
 //! - `test`: every check CI runs.
 //! - `bench`: the benchmark, in release mode.
@@ -20,10 +21,14 @@ fn main() -> Result<()> {
     let args: Vec<String> = std::env::args().skip(1).collect();
     match args.first().map(String::as_str) {
         Some("build") => build(&ws),
+        Some("plugins") => {
+            ws.rustup_target("wasm32-unknown-unknown")?;
+            plugins::build(&ws).map(drop)
+        }
         Some("demo") => demo(&ws),
         Some("test") => test(&ws),
         Some("bench") => bench(&ws, &args[1..]),
-        _ => bail!("usage: cargo xtask <build | demo | test | bench [args]>"),
+        _ => bail!("usage: cargo xtask <build | plugins | demo | test | bench [args]>"),
     }
 }
 
