@@ -1,11 +1,12 @@
 //! The component: the library exported through the WIT world `slotwise:reconciler/reconciler`.
 
-use crate::plugin::Hook;
 use crate::wit::exports::slotwise::reconciler::reconcile::Guest;
 use crate::wit::exports::slotwise::reconciler::session::{
     Guest as SessionGuest, GuestSession, Session as SessionHandle,
 };
-use crate::{InputError, Plan, Progress, ReconcileInput, RulingError, Rulings, Session};
+use crate::{
+    Consulted, InputError, Plan, Progress, ReconcileInput, Replies, Session, SessionError,
+};
 use std::cell::RefCell;
 
 struct Component;
@@ -24,13 +25,13 @@ impl SessionGuest for Component {
 struct SessionResource(RefCell<Session>);
 
 impl GuestSession for SessionResource {
-    fn open(input: ReconcileInput, hooks: Vec<Hook>) -> Result<SessionHandle, InputError> {
-        let session = Session::open(input, hooks)?;
+    fn open(input: ReconcileInput, plugins: Vec<Consulted>) -> Result<SessionHandle, InputError> {
+        let session = Session::open(input, plugins)?;
         Ok(SessionHandle::new(SessionResource(RefCell::new(session))))
     }
 
-    fn next(&self, rulings: Option<Rulings>) -> Result<Progress, RulingError> {
-        self.0.borrow_mut().next(rulings)
+    fn next(&self, replies: Option<Replies>) -> Result<Progress, SessionError> {
+        self.0.borrow_mut().next(replies)
     }
 }
 

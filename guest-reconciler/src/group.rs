@@ -26,6 +26,7 @@ mod surplus;
 mod updates;
 
 use crate::candidate::{Candidate, Standing};
+use crate::composition::Tally;
 use crate::deployment::Deployments;
 use crate::followup::{Batch, Purpose};
 use crate::hooks::Hooks;
@@ -34,8 +35,8 @@ use crate::pipeline::{self, Outcome, Reporting, Step};
 use crate::slot::Slots;
 use crate::{
     phrasing, ClientStatus, DeploymentGroup, DesiredUpdates, FollowupEval, GroupPlan, Job,
-    PluginExt, PolicyAction, PolicyVerdict, Question, Reason, RulingError, SlotExt, StepReport,
-    TaskGroup, Timestamp,
+    PluginFailure, PolicyAction, PolicyVerdict, Question, Reason, SessionError, SlotExt,
+    StepReport, TaskGroup, Timestamp,
 };
 use std::collections::BTreeSet;
 
@@ -95,12 +96,14 @@ pub(crate) struct GroupRun<'a, 'r> {
     pub(crate) uncounted_stops: BTreeSet<String>,
     /// What policies did, in the order they were asked.
     pub(crate) actions: Vec<PolicyAction>,
+    /// Plugin answers the plan goes without.
+    pub(crate) failures: Vec<PluginFailure>,
     /// Bytes policies attached to slots this run.
     pub(crate) ext: Vec<SlotExt>,
-    /// The question the policy has not answered yet.
+    /// The question the plugins have not replied to yet.
     pub(crate) pending: Option<Question>,
-    /// A ruling the reconciler cannot apply.
-    pub(crate) refused: Option<RulingError>,
+    /// Why the run cannot go on.
+    pub(crate) refused: Option<SessionError>,
     reports: Vec<StepReport>,
 }
 
@@ -114,8 +117,8 @@ pub(crate) enum GroupEnd {
     },
     /// Suspended until the policy answers.
     Asking(Question),
-    /// Stopped on a ruling the reconciler refuses.
-    Refused(RulingError),
+    /// Stopped on a reply the reconciler refuses.
+    Refused(SessionError),
 }
 
 /// What a finished group run leaves for the job: how it ended, and what
@@ -123,6 +126,7 @@ pub(crate) enum GroupEnd {
 pub(crate) struct GroupOutcome {
     pub(crate) end: GroupEnd,
     pub(crate) actions: Vec<PolicyAction>,
+    pub(crate) failures: Vec<PluginFailure>,
     pub(crate) ext: Vec<SlotExt>,
 }
 
@@ -245,6 +249,7 @@ impl<'a, 'r> GroupRun<'a, 'r> {
             held_slots: BTreeSet::new(),
             uncounted_stops: BTreeSet::new(),
             actions: Vec::new(),
+            failures: Vec::new(),
             ext: Vec::new(),
             pending: None,
             refused: None,
@@ -279,31 +284,41 @@ impl<'a, 'r> GroupRun<'a, 'r> {
         GroupOutcome {
             end,
             actions: self.actions,
+            failures: self.failures,
             ext: self.ext,
         }
     }
 
-    /// Stops the run on a ruling the reconciler cannot apply.
-    pub(crate) fn refuse(&mut self, by: &str, slot: Option<u32>, message: String) -> Outcome {
+    /// Stops the run: the reconciler cannot go on with `error`.
+    pub(crate) fn refuse(&mut self, error: SessionError) -> Outcome {
         // The report never reaches a plan: the run ends in the error instead.
-        let outcome = Outcome::skipped(format!("refused a ruling of {by}: {message}"));
-        self.refused = Some(RulingError {
-            by: by.to_string(),
-            group: self.spec.name.clone(),
-            slot,
-            message,
-        });
+        let outcome = Outcome::skipped(format!("stopped: {}", error.message));
+        self.refused = Some(error);
         outcome.and_finish()
     }
 
-    /// Keeps the bytes policies attached to slot `index`.
-    pub(crate) fn keep_ext(&mut self, index: u32, ext: &[PluginExt]) {
-        self.ext.extend(ext.iter().map(|e| SlotExt {
-            plugin: e.plugin.clone(),
+    /// Stops the run on a batch of replies of the wrong length.
+    pub(crate) fn miscounted(&mut self, replies: usize, items: usize) -> Outcome {
+        self.refuse(SessionError {
+            plugin: String::new(),
+            group: self.spec.name.clone(),
+            slot: None,
+            message: format!("{replies} replies for {items} items"),
+        })
+    }
+
+    /// Takes in what replies on slot `index` came to besides its decision:
+    /// the bytes plugins attached, what monitoring plugins would have done,
+    /// and the answers skipped.
+    pub(crate) fn tally(&mut self, index: u32, tally: Tally) {
+        self.ext.extend(tally.ext.into_iter().map(|e| SlotExt {
+            plugin: e.plugin,
             group: self.spec.name.clone(),
             slot: index,
-            data: e.data.clone(),
+            data: e.data,
         }));
+        self.actions.extend(tally.monitored);
+        self.failures.extend(tally.failures);
     }
 
     /// Records what policy `by` did to slot `index`, and why.

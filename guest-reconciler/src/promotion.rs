@@ -1,11 +1,11 @@
 //! Promotion: canaries awaiting promotion are put to the policy, and its proposal is applied only when the guards allow it.
 
+use crate::composition::{self, Tally};
 use crate::pipeline::Outcome;
 use crate::plugin::{Hook, PromotionDecision, PromotionRequest};
 use crate::reconcile::{gather, JobRun};
 use crate::{
-    views, DeploymentStatus, PolicyAction, PolicyVerdict, Promotion, PromotionRuling, Question,
-    Reason, RulingError,
+    views, DeploymentStatus, PolicyAction, PolicyVerdict, Promotion, Question, Reason, SessionError,
 };
 
 /// The promotion step: asks the policy about every group of the current
@@ -39,37 +39,54 @@ pub(crate) fn run(run: &mut JobRun) -> Outcome {
         let lines: Vec<String> = requests.iter().map(awaiting).collect();
         return Outcome::skipped(lines.join("; "));
     }
-    let Some(rulings) = run.hooks.promotion(&requests) else {
+    let Some(replies) = run.hooks.promotion(&requests) else {
         let asked = requests.len();
         run.pending = Some(Question::Promotion(requests));
-        return Outcome::waiting(format!("asks the policies about {asked} deployment groups"))
+        return Outcome::waiting(format!("asks the plugins about {asked} deployment groups"))
             .and_finish();
     };
-    if rulings.len() != requests.len() {
-        run.refused = Some(RulingError {
-            by: String::new(),
+    if replies.len() != requests.len() {
+        run.refused = Some(SessionError {
+            plugin: String::new(),
             group: String::new(),
             slot: None,
             message: format!(
-                "{} rulings for {} promotion requests",
-                rulings.len(),
+                "{} replies for {} promotion requests",
+                replies.len(),
                 requests.len()
             ),
         });
-        return Outcome::skipped("refused the promotion rulings").and_finish();
+        return Outcome::skipped("stopped: replies miscounted").and_finish();
     }
-    let lines: Vec<String> = requests
-        .iter()
-        .zip(rulings)
-        .map(|(request, ruling)| apply(run, request, ruling))
-        .collect();
+    let mut lines = Vec::with_capacity(requests.len());
+    for (request, replies) in requests.iter().zip(replies) {
+        let mut tally = Tally::default();
+        let composed =
+            composition::promotion(run.hooks.consulted(), &request.group, replies, &mut tally);
+        let line = match composed {
+            Ok(decision) => apply(run, request, decision),
+            Err(error) => {
+                run.refused = Some(error);
+                return Outcome::skipped("stopped on a plugin's failure").and_finish();
+            }
+        };
+        run.actions.extend(tally.monitored);
+        run.failures.extend(tally.failures);
+        lines.push(line);
+    }
     Outcome::done(lines.join("; "))
 }
 
-/// Applies one ruling; returns what happened, in a phrase.
-fn apply(run: &mut JobRun, request: &PromotionRequest, ruling: PromotionRuling) -> String {
+/// Applies the composed decision on `request`; returns what happened, in a phrase.
+fn apply(
+    run: &mut JobRun,
+    request: &PromotionRequest,
+    decision: Option<(PromotionDecision, String)>,
+) -> String {
     let group = &request.group;
-    let by = ruling.by;
+    let Some((decision, by)) = decision else {
+        return awaiting(request);
+    };
     let mut act = |verdict, reason: &str, applied| {
         run.actions.push(PolicyAction {
             plugin: by.clone(),
@@ -80,18 +97,17 @@ fn apply(run: &mut JobRun, request: &PromotionRequest, ruling: PromotionRuling) 
             applied,
         })
     };
-    match ruling.decision {
-        None => awaiting(request),
-        Some(PromotionDecision::Wait(why)) => {
+    match decision {
+        PromotionDecision::Wait(why) => {
             act(PolicyVerdict::Waited, &why, true);
             format!("{group}: {by} waits: {why}")
         }
-        Some(PromotionDecision::Fail(why)) => {
+        PromotionDecision::Fail(why) => {
             act(PolicyVerdict::Failed, &why, true);
             run.deployments.fail_by_policy(&why);
             format!("{group}: {by} failed the deployment")
         }
-        Some(PromotionDecision::Promote(why)) => {
+        PromotionDecision::Promote(why) => {
             let status = run
                 .deployments
                 .current_status()

@@ -9,8 +9,8 @@ use crate::policy::{GroupVersions, Policy};
 use crate::retire::{retire, Retirement};
 use crate::{
     phrasing, validation, GroupAllocations, GroupPlan, InputError, Job, JobType, NewDeployment,
-    Plan, PolicyAction, Progress, Question, ReconcileInput, RulingError, SlotExt, StepReport,
-    StepStatus,
+    Plan, PluginFailure, PolicyAction, Progress, Question, ReconcileInput, SessionError, SlotExt,
+    StepReport, StepStatus,
 };
 use std::collections::BTreeMap;
 
@@ -27,9 +27,9 @@ pub fn reconcile(input: &ReconcileInput) -> Result<Plan, InputError> {
     match reconcile_step(input, &mut NoHooks) {
         Ok(Progress::Done(plan)) => Ok(plan),
         Err(StepError::Input(e)) => Err(e),
-        // Without hooks nothing is asked and no ruling is given.
-        Ok(Progress::Ask(_)) | Err(StepError::Ruling(_)) => {
-            unreachable!("a reconcile without policy asks nothing")
+        // Without plugins nothing is asked and nothing replied.
+        Ok(Progress::Ask(_)) | Err(StepError::Session(_)) => {
+            unreachable!("a reconcile without plugins asks nothing")
         }
     }
 }
@@ -39,8 +39,8 @@ pub fn reconcile(input: &ReconcileInput) -> Result<Plan, InputError> {
 pub enum StepError {
     /// The input is inconsistent.
     Input(InputError),
-    /// A ruling of the policy cannot be applied.
-    Ruling(RulingError),
+    /// A plugin failed and does not fail open, or the replies are malformed.
+    Session(SessionError),
 }
 
 /// Decides as [`reconcile`] does, consulting `hooks` at the hook points they
@@ -50,11 +50,12 @@ pub enum StepError {
 /// same order.
 ///
 /// # Errors
-/// When the input is inconsistent, or a ruling cannot be applied (it names an
-/// allocation that is not in the slot, defers into the past, ...).
+/// When the input is inconsistent, or a plugin that does not fail open
+/// failed or answered something invalid (named an allocation that is not in
+/// the slot, deferred into the past, ...).
 ///
 /// # Guarantees
-/// As [`reconcile`], for whatever the hooks answer: a proposal the guards
+/// As [`reconcile`], for whatever the plugins answer: a proposal the guards
 /// refuse is reported in the plan, never applied.
 pub fn reconcile_step(
     input: &ReconcileInput,
@@ -66,6 +67,7 @@ pub fn reconcile_step(
         hooks,
         promotions: Vec::new(),
         actions: Vec::new(),
+        failures: Vec::new(),
         ext: Vec::new(),
         pending: None,
         refused: None,
@@ -91,7 +93,7 @@ pub fn reconcile_step(
     };
     pipeline::run(&mut run, &steps());
     if let Some(refused) = run.refused {
-        return Err(StepError::Ruling(refused));
+        return Err(StepError::Session(refused));
     }
     if let Some(question) = run.pending {
         return Ok(Progress::Ask(question));
@@ -102,6 +104,7 @@ pub fn reconcile_step(
         deployment_updates: run.deployments.updates,
         promotions: run.promotions,
         policy_actions: run.actions,
+        plugin_failures: run.failures,
         steps: run.reports,
         ext: carried_ext(&input.ext, run.ext),
     }))
@@ -127,12 +130,14 @@ pub(crate) struct JobRun<'a, 'h> {
     pub(crate) promotions: Vec<crate::Promotion>,
     /// What policies did, in the order they were asked.
     pub(crate) actions: Vec<PolicyAction>,
+    /// Plugin answers the plan goes without.
+    pub(crate) failures: Vec<PluginFailure>,
     /// Bytes policies attached to slots this run.
     ext: Vec<SlotExt>,
-    /// The question the policy has not answered yet.
+    /// The question the plugins have not replied to yet.
     pub(crate) pending: Option<Question>,
-    /// A ruling the reconciler cannot apply.
-    pub(crate) refused: Option<RulingError>,
+    /// Why the run cannot go on.
+    pub(crate) refused: Option<SessionError>,
     pub(crate) job: Option<&'a Job>,
     pub(crate) deployments: Deployments<'a>,
     groups: Vec<GroupPlan>,
@@ -233,6 +238,7 @@ fn groups(run: &mut JobRun) -> Outcome {
                     GroupRun::new(&ctx, &mut run.deployments, spec, candidates, run.hooks)
                         .run(&mut reports);
                 run.actions.extend(outcome.actions);
+                run.failures.extend(outcome.failures);
                 run.ext.extend(outcome.ext);
                 match outcome.end {
                     GroupEnd::Decided { plan, complete } => {
@@ -248,8 +254,7 @@ fn groups(run: &mut JobRun) -> Outcome {
                     GroupEnd::Refused(error) => {
                         run.refused = Some(error);
                         run.reports = reports;
-                        return Outcome::skipped(format!("group {name} refused a ruling"))
-                            .and_finish();
+                        return Outcome::skipped(format!("group {name} stopped")).and_finish();
                     }
                 }
             }

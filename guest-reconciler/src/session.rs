@@ -1,72 +1,83 @@
-//! A reconcile driven question by question: the rulings given so far are replayed on every step, so the reconciler keeps no suspended state.
+//! A reconcile driven question by question: the replies given so far are replayed on every step, so the reconciler keeps no suspended state.
 
 use crate::hooks::Hooks;
 use crate::plugin::{Hook, PromotionRequest, SlotProposal, SlotView};
 use crate::reconcile::{reconcile_step, StepError};
 use crate::{
-    InputError, PostSlotRuling, PreSlotRuling, Progress, PromotionRuling, Question, ReconcileInput,
-    RulingError, Rulings,
+    Consulted, InputError, PostSlotReply, PreSlotReply, Progress, PromotionReply, Question,
+    ReconcileInput, Replies, SessionError,
 };
 
 /// One reconcile, asked and answered one question at a time.
 pub struct Session {
     input: ReconcileInput,
-    hooks: Vec<Hook>,
-    answered: Vec<Rulings>,
-    /// The kind of the question last asked and not yet answered.
+    consulted: Vec<Consulted>,
+    replied: Vec<Replies>,
+    /// The kind of the question last asked and not yet replied to.
     asked: Option<Hook>,
 }
 
 impl Session {
-    /// Starts a reconcile of `input` that asks only at `hooks`.
+    /// Starts a reconcile of `input`, consulting `consulted` in this order.
     ///
     /// # Errors
-    /// When the input is inconsistent; the error names the offending field.
-    pub fn open(input: ReconcileInput, hooks: Vec<Hook>) -> Result<Self, InputError> {
+    /// When the input is inconsistent, or two plugins share a name; the
+    /// error names the offending field.
+    pub fn open(input: ReconcileInput, consulted: Vec<Consulted>) -> Result<Self, InputError> {
         crate::validation::check(&input)?;
+        for (i, c) in consulted.iter().enumerate() {
+            if consulted[..i].iter().any(|d| d.name == c.name) {
+                return Err(InputError {
+                    field: format!("plugins[{i}].name"),
+                    message: format!("two consulted plugins are named `{}`", c.name),
+                });
+            }
+        }
         Ok(Self {
             input,
-            hooks,
-            answered: Vec::new(),
+            consulted,
+            replied: Vec::new(),
             asked: None,
         })
     }
 
-    /// Takes the rulings on the last question (none the first time), and
+    /// Takes the replies to the last question (none the first time), and
     /// returns the next question or the plan.
     ///
     /// # Errors
-    /// When the rulings answer another kind of question than the one asked,
-    /// when none are given to a question, or when a ruling cannot be applied.
-    pub fn next(&mut self, rulings: Option<Rulings>) -> Result<Progress, RulingError> {
-        match (self.asked, rulings) {
+    /// When the replies answer another kind of question than the one asked,
+    /// none are given to a question, or a plugin that does not fail open
+    /// failed or answered something invalid.
+    pub fn next(&mut self, replies: Option<Replies>) -> Result<Progress, SessionError> {
+        match (self.asked, replies) {
             (None, None) => {}
-            (None, Some(_)) => return Err(session_error("rulings given, but nothing was asked")),
+            (None, Some(_)) => return Err(driving("replies given, but nothing was asked")),
             (Some(hook), None) => {
-                return Err(session_error(&format!(
-                    "the {} question awaits its rulings",
+                return Err(driving(&format!(
+                    "the {} question awaits its replies",
                     hook_name(hook)
                 )))
             }
-            (Some(hook), Some(rulings)) => {
-                if rulings_hook(&rulings) != hook {
-                    return Err(session_error(&format!(
-                        "{} rulings given to the {} question",
-                        hook_name(rulings_hook(&rulings)),
+            (Some(hook), Some(replies)) => {
+                let given = replies_hook(&replies);
+                if given != hook {
+                    return Err(driving(&format!(
+                        "{} replies given to the {} question",
+                        hook_name(given),
                         hook_name(hook)
                     )));
                 }
-                self.answered.push(rulings);
+                self.replied.push(replies);
             }
         }
         let mut replay = Replay {
-            hooks: &self.hooks,
-            answered: &mut self.answered.iter(),
+            consulted: &self.consulted,
+            replied: &mut self.replied.iter(),
         };
         let progress = reconcile_step(&self.input, &mut replay).map_err(|e| match e {
-            StepError::Ruling(e) => e,
+            StepError::Session(e) => e,
             // The input was checked when the session opened.
-            StepError::Input(e) => session_error(&format!("{}: {}", e.field, e.message)),
+            StepError::Input(e) => driving(&format!("{}: {}", e.field, e.message)),
         })?;
         self.asked = match &progress {
             Progress::Ask(Question::Promotion(_)) => Some(Hook::Promotion),
@@ -78,46 +89,46 @@ impl Session {
     }
 }
 
-/// Hooks that give back the rulings already given, in order, and suspend at
+/// Hooks that give back the replies already given, in order, and suspend at
 /// the first question past them.
 struct Replay<'s, I> {
-    hooks: &'s [Hook],
-    answered: &'s mut I,
+    consulted: &'s [Consulted],
+    replied: &'s mut I,
 }
 
-impl<'s, I: Iterator<Item = &'s Rulings>> Hooks for Replay<'s, I> {
-    fn asks(&self, hook: Hook) -> bool {
-        self.hooks.contains(&hook)
+impl<'s, I: Iterator<Item = &'s Replies>> Hooks for Replay<'s, I> {
+    fn consulted(&self) -> &[Consulted] {
+        self.consulted
     }
 
-    fn promotion(&mut self, _: &[PromotionRequest]) -> Option<Vec<PromotionRuling>> {
-        match self.answered.next()? {
-            Rulings::Promotion(r) => Some(r.clone()),
-            // The kind of every ruling was checked against its question.
+    fn promotion(&mut self, _: &[PromotionRequest]) -> Option<Vec<Vec<PromotionReply>>> {
+        match self.replied.next()? {
+            Replies::Promotion(r) => Some(r.clone()),
+            // The kind of every batch was checked against its question.
             _ => Some(Vec::new()),
         }
     }
 
-    fn pre_slot(&mut self, _: &[SlotView]) -> Option<Vec<PreSlotRuling>> {
-        match self.answered.next()? {
-            Rulings::PreSlot(r) => Some(r.clone()),
+    fn pre_slot(&mut self, _: &[SlotView]) -> Option<Vec<Vec<PreSlotReply>>> {
+        match self.replied.next()? {
+            Replies::PreSlot(r) => Some(r.clone()),
             _ => Some(Vec::new()),
         }
     }
 
-    fn post_slot(&mut self, _: &[SlotProposal]) -> Option<Vec<PostSlotRuling>> {
-        match self.answered.next()? {
-            Rulings::PostSlot(r) => Some(r.clone()),
+    fn post_slot(&mut self, _: &[SlotProposal]) -> Option<Vec<Vec<PostSlotReply>>> {
+        match self.replied.next()? {
+            Replies::PostSlot(r) => Some(r.clone()),
             _ => Some(Vec::new()),
         }
     }
 }
 
-fn rulings_hook(rulings: &Rulings) -> Hook {
-    match rulings {
-        Rulings::Promotion(_) => Hook::Promotion,
-        Rulings::PreSlot(_) => Hook::PreSlot,
-        Rulings::PostSlot(_) => Hook::PostSlot,
+fn replies_hook(replies: &Replies) -> Hook {
+    match replies {
+        Replies::Promotion(_) => Hook::Promotion,
+        Replies::PreSlot(_) => Hook::PreSlot,
+        Replies::PostSlot(_) => Hook::PostSlot,
     }
 }
 
@@ -130,10 +141,10 @@ pub(crate) fn hook_name(hook: Hook) -> &'static str {
     }
 }
 
-/// An error in how the session is driven, rather than in one ruling.
-fn session_error(message: &str) -> RulingError {
-    RulingError {
-        by: String::new(),
+/// An error in how the session is driven, rather than in a plugin's answer.
+fn driving(message: &str) -> SessionError {
+    SessionError {
+        plugin: String::new(),
         group: String::new(),
         slot: None,
         message: message.to_string(),

@@ -11,9 +11,11 @@
 //! `wasm32-unknown-unknown`, a WebAssembly component with no imports.
 
 mod allocation;
+mod answers;
 mod candidate;
 mod classification;
 mod component;
+mod composition;
 mod deployment;
 mod explain;
 mod followup;
@@ -30,7 +32,6 @@ mod reconcile;
 mod reconnect_strategy;
 mod reschedule;
 mod retire;
-pub mod rulings;
 mod session;
 mod slot;
 #[cfg(test)]
@@ -39,14 +40,19 @@ mod validation;
 mod views;
 mod wit;
 
-pub use hooks::{accept, no_promotion_ruling, proceed, Hooks, NoHooks};
+pub use hooks::{Hooks, NoHooks};
 pub use reconcile::{reconcile, reconcile_step, StepError};
 pub use session::Session;
 pub use validation::{MAX_COUNT, MAX_NAME_INDEX};
 pub use wit::exports::slotwise::reconciler::session::{
-    PluginExt, PostSlotRuling, PreSlotRuling, Progress, PromotionRuling, Question, RulingError,
-    Rulings,
+    Consulted, PostSlotReply, PreSlotReply, Progress, PromotionReply, Question, Replies,
+    SessionError,
 };
+/// Bytes a plugin attached to a slot, as the reconciler keeps them.
+pub(crate) struct PluginExt {
+    pub(crate) plugin: String,
+    pub(crate) data: Vec<u8>,
+}
 pub use wit::exports::slotwise::reconciler::types::*;
 
 /// What plugins see and answer: the types of the `slotwise:plugin` package.

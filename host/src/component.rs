@@ -1,6 +1,6 @@
 //! Running the reconciler component: loading it once, then a fresh instance for every reconcile.
 
-use crate::policy::{Policy, PolicyError};
+use crate::policy::Policy;
 use crate::transcode::{transcode, TranscodeError};
 use crate::wit;
 use sha2::{Digest, Sha256};
@@ -33,32 +33,21 @@ pub enum HostError {
     /// A plugin could not be loaded.
     #[error(transparent)]
     PluginLoad(#[from] crate::plugins::loading::LoadError),
-    /// A plugin failed, and its failure stops the reconcile.
-    #[error(transparent)]
-    Policy(Box<PolicyError>),
-    /// The reconciler refused a ruling of the policy.
-    #[error("the reconciler refused a ruling{}: {}", by_whom(.0), .0.message)]
-    Refused(Box<wit::RulingError>),
+    /// The reconciler ended the session: a plugin that does not fail open
+    /// failed or answered something invalid, or the host erred.
+    #[error("{}", session_message(.0))]
+    Session(Box<wit::SessionError>),
+    /// A plugin went wrong outside any reconcile.
+    #[error("{0}")]
+    Plugin(String),
 }
 
-impl From<PolicyError> for HostError {
-    fn from(e: PolicyError) -> Self {
-        HostError::Policy(Box::new(e))
+fn session_message(e: &wit::SessionError) -> String {
+    if e.plugin.is_empty() {
+        format!("the reconciler refused the host's replies: {}", e.message)
+    } else {
+        e.message.clone()
     }
-}
-
-fn by_whom(e: &wit::RulingError) -> String {
-    let mut s = String::new();
-    if !e.by.is_empty() {
-        s.push_str(&format!(" of {}", e.by));
-    }
-    if !e.group.is_empty() {
-        s.push_str(&format!(" on group {}", e.group));
-    }
-    if let Some(slot) = e.slot {
-        s.push_str(&format!(" slot {slot}"));
-    }
-    s
 }
 
 /// Keep this much of a pooled instance's memory mapped between reconciles,
@@ -250,28 +239,28 @@ impl ComponentReconciler {
         let bindings = self.bindings.instantiate(&mut store).map_err(call_error)?;
         let session = bindings.slotwise_reconciler_session().session();
         let handle = match session
-            .call_open(&mut store, input, &policy.hooks())
+            .call_open(&mut store, input, &policy.consulted())
             .map_err(call_error)?
         {
             Ok(handle) => handle,
             Err(e) => return Ok(Err(e)),
         };
-        let mut rulings = None;
+        let mut replies = None;
         loop {
             let progress = session
-                .call_next(&mut store, handle, rulings.as_ref())
+                .call_next(&mut store, handle, replies.as_ref())
                 .map_err(call_error)?
-                .map_err(|e| HostError::Refused(Box::new(e)))?;
-            rulings = Some(match progress {
+                .map_err(|e| HostError::Session(Box::new(e)))?;
+            replies = Some(match progress {
                 wit::Progress::Done(plan) => return Ok(Ok(plan)),
                 wit::Progress::Ask(wit::Question::Promotion(mut requests)) => {
-                    wit::Rulings::Promotion(policy.promotion(&mut requests)?)
+                    wit::Replies::Promotion(policy.promotion(&mut requests)?)
                 }
                 wit::Progress::Ask(wit::Question::PreSlot(mut slots)) => {
-                    wit::Rulings::PreSlot(policy.pre_slot(&mut slots)?)
+                    wit::Replies::PreSlot(policy.pre_slot(&mut slots)?)
                 }
                 wit::Progress::Ask(wit::Question::PostSlot(mut proposals)) => {
-                    wit::Rulings::PostSlot(policy.post_slot(&mut proposals)?)
+                    wit::Replies::PostSlot(policy.post_slot(&mut proposals)?)
                 }
             });
         }

@@ -212,9 +212,9 @@ fn from_step(
         Ok(core::Progress::Done(plan)) => Ok(plan),
         Ok(core::Progress::Ask(_)) => Err(RunFailure::Policy("a question went unanswered".into())),
         Err(core::StepError::Input(e)) => Err(RunFailure::Input(e)),
-        Err(core::StepError::Ruling(e)) => {
+        Err(core::StepError::Session(e)) => {
             Err(RunFailure::Policy(match crate::transcode::transcode(&e) {
-                Ok(e) => HostError::Refused(Box::new(e)).to_string(),
+                Ok(e) => HostError::Session(Box::new(e)).to_string(),
                 Err(t) => t.to_string(),
             }))
         }
@@ -228,7 +228,7 @@ fn settle(
 ) -> Result<std::result::Result<core::Plan, RunFailure>> {
     match run {
         Ok(outcome) => Ok(outcome.map_err(RunFailure::Input)),
-        Err(e @ (HostError::Policy(_) | HostError::Refused(_) | HostError::PluginLoad(_))) => {
+        Err(e @ (HostError::Session(_) | HostError::PluginLoad(_))) => {
             Ok(Err(RunFailure::Policy(e.to_string())))
         }
         Err(e) => Err(e.into()),

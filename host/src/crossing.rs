@@ -1,51 +1,37 @@
 //! Policies crossing between the library's types and the host's: a library policy consulted by the component, and the host's plugins consulted by the library.
 
 use crate::component::HostError;
-use crate::plugin_wit::types::{Hook, PromotionRequest, SlotProposal, SlotView};
-use crate::policy::{Policy, PolicyError};
+use crate::plugin_wit::types::{PromotionRequest, SlotProposal, SlotView};
+use crate::policy::Policy;
 use crate::transcode::transcode;
-use crate::wit::{Plan, PostSlotRuling, PreSlotRuling, PromotionRuling, ReconcileInput};
+use crate::wit::{Consulted, Plan, PostSlotReply, PreSlotReply, PromotionReply, ReconcileInput};
+use serde::{de::DeserializeOwned, Serialize};
 use slotwise_reconciler as core;
-
-const HOOKS: [Hook; 3] = [Hook::Promotion, Hook::PreSlot, Hook::PostSlot];
 
 /// A policy written against the library (a scenario's scripted policy),
 /// consulted by a reconcile through the component.
 pub struct LibraryPolicy<'h>(pub &'h mut dyn core::Hooks);
 
-fn crossing_error(e: impl std::fmt::Display) -> PolicyError {
-    PolicyError {
-        plugin: "(library policy)".into(),
-        version: String::new(),
-        hook: "crossing",
-        group: None,
-        slot: None,
-        cause: e.to_string(),
-    }
-}
-
-/// Asks `ask` on the library's rendering of `items`, and brings the rulings back.
+/// Asks `ask` on the library's rendering of `items`, and brings the replies back.
 fn across<T, L, R, W>(
     items: &[T],
     ask: impl FnOnce(&[L]) -> Option<Vec<R>>,
-) -> Result<Vec<W>, PolicyError>
+) -> Result<Vec<W>, HostError>
 where
-    T: serde::Serialize,
-    L: serde::de::DeserializeOwned,
-    R: serde::Serialize,
-    W: serde::de::DeserializeOwned,
+    T: Serialize,
+    L: DeserializeOwned,
+    R: Serialize,
+    W: DeserializeOwned,
 {
-    let items: Vec<L> = transcode(items).map_err(crossing_error)?;
-    let rulings = ask(&items).ok_or_else(|| crossing_error("the policy gave no answer"))?;
-    transcode(&rulings).map_err(crossing_error)
+    let items: Vec<L> = transcode(items)?;
+    let replies =
+        ask(&items).ok_or_else(|| HostError::Call("the policy gave no replies".into()))?;
+    Ok(transcode(&replies)?)
 }
 
 impl Policy for LibraryPolicy<'_> {
-    fn hooks(&self) -> Vec<Hook> {
-        HOOKS
-            .into_iter()
-            .filter(|h| transcode(h).is_ok_and(|h| self.0.asks(h)))
-            .collect()
+    fn consulted(&self) -> Vec<Consulted> {
+        transcode(self.0.consulted()).unwrap_or_default()
     }
 
     fn begin(&mut self, _: &ReconcileInput) {}
@@ -53,20 +39,20 @@ impl Policy for LibraryPolicy<'_> {
     fn promotion(
         &mut self,
         requests: &mut [PromotionRequest],
-    ) -> Result<Vec<PromotionRuling>, PolicyError> {
+    ) -> Result<Vec<Vec<PromotionReply>>, HostError> {
         across(requests, |r: &[core::plugin::PromotionRequest]| {
             self.0.promotion(r)
         })
     }
 
-    fn pre_slot(&mut self, slots: &mut [SlotView]) -> Result<Vec<PreSlotRuling>, PolicyError> {
+    fn pre_slot(&mut self, slots: &mut [SlotView]) -> Result<Vec<Vec<PreSlotReply>>, HostError> {
         across(slots, |s: &[core::plugin::SlotView]| self.0.pre_slot(s))
     }
 
     fn post_slot(
         &mut self,
         proposals: &mut [SlotProposal],
-    ) -> Result<Vec<PostSlotRuling>, PolicyError> {
+    ) -> Result<Vec<Vec<PostSlotReply>>, HostError> {
         across(proposals, |p: &[core::plugin::SlotProposal]| {
             self.0.post_slot(p)
         })
@@ -78,32 +64,33 @@ impl Policy for LibraryPolicy<'_> {
 /// The host's policy, consulted by the library's reconcile.
 struct HostHooks<'p> {
     policy: &'p mut dyn Policy,
-    hooks: Vec<Hook>,
-    error: Option<PolicyError>,
+    consulted: Vec<core::Consulted>,
+    error: Option<HostError>,
 }
 
 impl HostHooks<'_> {
-    /// Asks the host's policy on its rendering of `items`; `None` once it failed.
+    /// Asks the host's policy on its rendering of `items`; `None` once the
+    /// host failed.
     fn across<L, T, W, R>(
         &mut self,
         items: &[L],
-        ask: impl FnOnce(&mut dyn Policy, &mut [T]) -> Result<Vec<W>, PolicyError>,
+        ask: impl FnOnce(&mut dyn Policy, &mut [T]) -> Result<Vec<W>, HostError>,
     ) -> Option<Vec<R>>
     where
-        L: serde::Serialize,
-        T: serde::de::DeserializeOwned,
-        W: serde::Serialize,
-        R: serde::de::DeserializeOwned,
+        L: Serialize,
+        T: DeserializeOwned,
+        W: Serialize,
+        R: DeserializeOwned,
     {
         if self.error.is_some() {
             return None;
         }
         let outcome = transcode::<_, Vec<T>>(items)
-            .map_err(crossing_error)
+            .map_err(HostError::from)
             .and_then(|mut host| ask(&mut *self.policy, &mut host))
-            .and_then(|rulings| transcode(&rulings).map_err(crossing_error));
+            .and_then(|replies| Ok(transcode(&replies)?));
         match outcome {
-            Ok(rulings) => Some(rulings),
+            Ok(replies) => Some(replies),
             Err(e) => {
                 self.error = Some(e);
                 None
@@ -113,25 +100,28 @@ impl HostHooks<'_> {
 }
 
 impl core::Hooks for HostHooks<'_> {
-    fn asks(&self, hook: core::plugin::Hook) -> bool {
-        transcode(&hook).is_ok_and(|h: Hook| self.hooks.contains(&h))
+    fn consulted(&self) -> &[core::Consulted] {
+        &self.consulted
     }
 
     fn promotion(
         &mut self,
         requests: &[core::plugin::PromotionRequest],
-    ) -> Option<Vec<core::PromotionRuling>> {
+    ) -> Option<Vec<Vec<core::PromotionReply>>> {
         self.across(requests, |p, r: &mut [PromotionRequest]| p.promotion(r))
     }
 
-    fn pre_slot(&mut self, slots: &[core::plugin::SlotView]) -> Option<Vec<core::PreSlotRuling>> {
+    fn pre_slot(
+        &mut self,
+        slots: &[core::plugin::SlotView],
+    ) -> Option<Vec<Vec<core::PreSlotReply>>> {
         self.across(slots, |p, s: &mut [SlotView]| p.pre_slot(s))
     }
 
     fn post_slot(
         &mut self,
         proposals: &[core::plugin::SlotProposal],
-    ) -> Option<Vec<core::PostSlotRuling>> {
+    ) -> Option<Vec<Vec<core::PostSlotReply>>> {
         self.across(proposals, |p, s: &mut [SlotProposal]| p.post_slot(s))
     }
 }
@@ -146,10 +136,10 @@ pub fn reconcile_natively(
     policy: &mut dyn Policy,
 ) -> Result<Result<core::Plan, core::InputError>, HostError> {
     policy.begin(&transcode(input)?);
-    let hooks = policy.hooks();
+    let consulted = transcode(&policy.consulted())?;
     let mut host = HostHooks {
         policy,
-        hooks,
+        consulted,
         error: None,
     };
     let outcome = core::reconcile_step(input, &mut host);
@@ -159,10 +149,10 @@ pub fn reconcile_natively(
         other => {
             policy.finish(None);
             return match (other, error) {
-                (_, Some(e)) => Err(HostError::from(e)),
+                (_, Some(e)) => Err(e),
                 (Err(core::StepError::Input(e)), None) => Ok(Err(e)),
-                (Err(core::StepError::Ruling(e)), None) => {
-                    Err(HostError::Refused(Box::new(transcode(&e)?)))
+                (Err(core::StepError::Session(e)), None) => {
+                    Err(HostError::Session(Box::new(transcode(&e)?)))
                 }
                 (_, None) => Err(HostError::Call("a question went unanswered".into())),
             };

@@ -1,31 +1,27 @@
 //! Policy plugins: the plugins of a plugins file, loaded once, given a fresh sandboxed instance per reconcile, and asked in order at every hook point.
 //!
-//! A plugin proposes; its answers are checked against the slot before they
-//! are composed with the other plugins' (the most cautious wins), and the
-//! reconciler checks the composed ruling again. A plugin that traps, runs out
-//! of fuel or time, exceeds its memory or answers something invalid fails:
-//! fail-closed ends the reconcile with an error naming it, fail-open skips
-//! its answers for the rest of the reconcile and reports that in the plan.
+//! The host only calls plugins and hands their replies to the reconciler,
+//! which checks and composes them. A plugin that traps, runs out of fuel or
+//! time, or exceeds its memory replies with what went wrong and is not asked
+//! again in that reconcile (its instance cannot be entered again); the
+//! reconciler then skips it or ends the reconcile, as the plugin's on-error
+//! says.
 
-pub mod composition;
 pub mod loading;
 pub mod sandbox;
 pub mod usage;
 
 use crate::plugin_wit::types::{
-    Hook, PostSlotDecision, PreSlotDecision, PromotionDecision, PromotionRequest, SlotProposal,
+    Hook, PostSlotAnswer, PreSlotAnswer, PromotionDecision, PromotionRequest, SlotProposal,
     SlotView,
 };
-use crate::policy::{hook_name, Policy, PolicyError};
-use crate::transcode::transcode;
+use crate::policy::Policy;
 use crate::wit::{
-    Plan, PolicyAction, PolicyVerdict, PostSlotRuling, PreSlotRuling, PromotionRuling,
-    ReconcileInput, StepReport, StepStatus,
+    Consulted, Plan, PluginFailure, PostSlotReply, PreSlotReply, PromotionReply, ReconcileInput,
+    StepReport, StepStatus,
 };
-use composition::{PostSlotVotes, PreSlotVotes, PromotionVotes};
 use loading::{Live, LoadError, LoadedPlugin};
 use sandbox::Sandbox;
-use slotwise_reconciler as core;
 use slotwise_scenario::{Mode, OnError, PluginEntry};
 use std::collections::BTreeMap;
 use std::path::Path;
@@ -50,10 +46,6 @@ struct Round {
     ext: BTreeMap<(String, String, u32), Vec<u8>>,
     /// Each plugin's instance, made at its first call.
     instances: Vec<Instance>,
-    /// What monitoring plugins would have done.
-    monitored: Vec<PolicyAction>,
-    /// Failures skipped under fail-open, by plugin.
-    skipped: Vec<(usize, String)>,
     /// What each plugin used in this reconcile.
     usage: Vec<Usage>,
 }
@@ -65,15 +57,8 @@ enum Instance {
     #[default]
     Absent,
     Live(Box<Live>),
-    /// Failed under fail-open: not asked again in this reconcile.
+    /// Failed: not asked again in this reconcile.
     Failed,
-}
-
-/// Where in a reconcile a plugin is being asked.
-struct Asking<'a> {
-    hook: Hook,
-    group: &'a str,
-    slot: Option<u32>,
 }
 
 impl PluginSet {
@@ -128,26 +113,26 @@ impl PluginSet {
         &self.lifetime
     }
 
-    /// Asks plugin `p` through `call`, in its sandbox. Returns `None` when
-    /// the plugin failed and its failure is to be skipped.
+    /// Asks plugin `p` through `call`, in its sandbox: its answer, what
+    /// went wrong, or `None` once it failed earlier in this reconcile.
     fn ask<R>(
         &mut self,
         p: usize,
-        at: &Asking,
+        hook: Hook,
         call: impl FnOnce(&mut Live) -> wasmtime::Result<R>,
-    ) -> Result<Option<R>, PolicyError> {
+    ) -> Option<Result<R, String>> {
         let plugin = &self.plugins[p];
         if let Instance::Absent = self.round.instances[p] {
-            self.round.instances[p] = match plugin.instantiate(&self.sandbox) {
-                Ok(live) => Instance::Live(Box::new(live)),
+            match plugin.instantiate(&self.sandbox) {
+                Ok(live) => self.round.instances[p] = Instance::Live(Box::new(live)),
                 Err(cause) => {
                     self.round.instances[p] = Instance::Failed;
-                    return self.fail(p, at, cause).map(|()| None);
+                    return Some(Err(cause));
                 }
-            };
+            }
         }
         let Instance::Live(live) = &mut self.round.instances[p] else {
-            return Ok(None);
+            return None;
         };
         let limits = plugin.limits;
         Sandbox::arm(&mut live.store, limits);
@@ -156,37 +141,12 @@ impl PluginSet {
         let time = started.elapsed();
         let fuel = limits.fuel - live.store.get_fuel().unwrap_or(0);
         let peak = live.store.data().peak_memory();
-        self.round.usage[p].record(at.hook, fuel, time, peak);
-        match outcome {
-            Ok(answer) => Ok(Some(answer)),
-            Err(e) => {
-                // A trapped instance cannot be entered again.
-                self.round.instances[p] = Instance::Failed;
-                let cause = sandbox::failure(&e, limits);
-                self.fail(p, at, cause).map(|()| None)
-            }
-        }
-    }
-
-    /// A failure of plugin `p`: an error under fail-closed, a report line
-    /// under fail-open.
-    fn fail(&mut self, p: usize, at: &Asking, cause: String) -> Result<(), PolicyError> {
-        let plugin = &self.plugins[p];
-        let error = PolicyError {
-            plugin: plugin.name.clone(),
-            version: plugin.metadata.version.clone(),
-            hook: hook_name(at.hook),
-            group: Some(at.group.to_string()),
-            slot: at.slot,
-            cause,
-        };
-        match plugin.on_error {
-            OnError::FailClosed => Err(error),
-            OnError::FailOpen => {
-                self.round.skipped.push((p, error.to_string()));
-                Ok(())
-            }
-        }
+        self.round.usage[p].record(hook, fuel, time, peak);
+        Some(outcome.map_err(|e| {
+            // A trapped instance cannot be entered again.
+            self.round.instances[p] = Instance::Failed;
+            sandbox::failure(&e, limits)
+        }))
     }
 
     /// The plugins that implement `hook`, in order.
@@ -196,24 +156,56 @@ impl PluginSet {
             .collect()
     }
 
-    /// Records what monitoring plugin `p` would have done.
-    fn monitor(&mut self, p: usize, at: &Asking, verdict: PolicyVerdict, reason: String) {
-        self.round.monitored.push(PolicyAction {
-            plugin: self.plugins[p].name.clone(),
-            group: at.group.to_string(),
-            slot: at.slot,
-            verdict,
-            reason,
-            applied: false,
-        });
+    /// Per item, the replies of the plugins implementing `hook`. After a
+    /// failure of a plugin that fails closed the reconcile ends, so later
+    /// items are not asked.
+    fn replies<T, R>(
+        &mut self,
+        hook: Hook,
+        items: &mut [T],
+        mut ask: impl FnMut(&mut Self, usize, &mut T) -> Option<Result<R, String>>,
+    ) -> Vec<Vec<(String, Result<R, String>)>> {
+        let asked = self.implementing(hook);
+        let mut all = Vec::with_capacity(items.len());
+        let mut closed = false;
+        for item in items.iter_mut() {
+            let mut replies = Vec::new();
+            for &p in &asked {
+                if closed {
+                    break;
+                }
+                if let Some(answer) = ask(self, p, item) {
+                    let plugin = &self.plugins[p];
+                    closed = answer.is_err() && plugin.on_error == OnError::FailClosed;
+                    replies.push((plugin.name.clone(), answer));
+                }
+            }
+            all.push(replies);
+        }
+        all
+    }
+
+    /// The data plugin `p` kept for slot `index` of `group`.
+    fn ext_of(&self, p: usize, group: &str, index: u32) -> Option<Vec<u8>> {
+        let key = (self.plugins[p].name.clone(), group.to_string(), index);
+        self.round.ext.get(&key).cloned()
     }
 }
 
 impl Policy for PluginSet {
-    fn hooks(&self) -> Vec<Hook> {
-        usage::HOOKS
-            .into_iter()
-            .filter(|&h| self.plugins.iter().any(|p| p.implements(h)))
+    fn consulted(&self) -> Vec<Consulted> {
+        self.plugins
+            .iter()
+            .map(|p| Consulted {
+                name: p.name.clone(),
+                version: p.metadata.version.clone(),
+                hooks: usage::HOOKS
+                    .into_iter()
+                    .filter(|&h| p.implements(h))
+                    .collect(),
+                monitor: p.mode == Mode::Monitor,
+                fail_open: p.on_error == OnError::FailOpen,
+            })
             .collect()
     }
 
@@ -228,154 +220,59 @@ impl Policy for PluginSet {
                 .collect(),
             instances: (0..self.plugins.len()).map(|_| Instance::Absent).collect(),
             usage: vec![Usage::default(); self.plugins.len()],
-            ..Round::default()
         };
     }
 
     fn promotion(
         &mut self,
         requests: &mut [PromotionRequest],
-    ) -> Result<Vec<PromotionRuling>, PolicyError> {
-        let asked = self.implementing(Hook::Promotion);
-        let mut rulings = Vec::with_capacity(requests.len());
-        for request in requests.iter() {
-            let at = Asking {
-                hook: Hook::Promotion,
-                group: &request.group,
-                slot: None,
-            };
-            let mut votes = PromotionVotes::default();
-            for &p in &asked {
-                let answer = self.ask(p, &at, |live| match &live.promotion {
-                    Some(g) => g.call_promotion(&mut live.store, request),
-                    None => Err(wasmtime::Error::msg("exports no promotion hook")),
-                })?;
-                let Some(decision) = answer else { continue };
-                if self.plugins[p].mode == Mode::Monitor {
-                    let (verdict, why) = match decision {
-                        PromotionDecision::Promote(w) => (PolicyVerdict::Promoted, w),
-                        PromotionDecision::Wait(w) => (PolicyVerdict::Waited, w),
-                        PromotionDecision::Fail(w) => (PolicyVerdict::Failed, w),
-                    };
-                    self.monitor(p, &at, verdict, why);
-                } else {
-                    votes.add(&self.plugins[p].name, decision);
-                }
-            }
-            rulings.push(votes.ruling());
-        }
-        Ok(rulings)
+    ) -> Result<Vec<Vec<PromotionReply>>, crate::HostError> {
+        let replies = self.replies(Hook::Promotion, requests, |set, p, request| {
+            set.ask(p, Hook::Promotion, |live| match &live.promotion {
+                Some(g) => g.call_promotion(&mut live.store, request),
+                None => Err(wasmtime::Error::msg("exports no promotion hook")),
+            })
+        });
+        Ok(tag(
+            replies,
+            |plugin, answer: Result<PromotionDecision, String>| PromotionReply { plugin, answer },
+        ))
     }
 
-    fn pre_slot(&mut self, slots: &mut [SlotView]) -> Result<Vec<PreSlotRuling>, PolicyError> {
-        let asked = self.implementing(Hook::PreSlot);
-        let mut rulings = Vec::with_capacity(slots.len());
-        for slot in slots.iter_mut() {
-            let mut votes = PreSlotVotes::default();
-            for &p in &asked {
-                let name = self.plugins[p].name.clone();
-                let key = (name.clone(), slot.group.clone(), slot.index);
-                slot.ext = self.round.ext.get(&key).cloned();
-                let view: &SlotView = slot;
-                let at = Asking {
-                    hook: Hook::PreSlot,
-                    group: &view.group,
-                    slot: Some(view.index),
-                };
-                let answer = self.ask(p, &at, |live| match &live.pre_slot {
-                    Some(g) => g.call_pre_slot(&mut live.store, view),
-                    None => Err(wasmtime::Error::msg("exports no pre-slot hook")),
-                })?;
-                let Some(answer) = answer else { continue };
-                if let PreSlotDecision::Adjust(_) = &answer.decision {
-                    if let Err(cause) = check_pre_slot(view, &name, &answer.decision) {
-                        self.fail(p, &at, format!("answered something invalid: {cause}"))?;
-                        continue;
-                    }
-                }
-                if let Some(data) = answer.ext {
-                    votes.ext.push(crate::wit::PluginExt {
-                        plugin: name.clone(),
-                        data,
-                    });
-                }
-                if self.plugins[p].mode == Mode::Monitor {
-                    match answer.decision {
-                        PreSlotDecision::Proceed => {}
-                        PreSlotDecision::Hold(why) => {
-                            self.monitor(p, &at, PolicyVerdict::Held, why)
-                        }
-                        PreSlotDecision::Adjust(a) => {
-                            self.monitor(p, &at, PolicyVerdict::Adjusted, a.reason)
-                        }
-                    }
-                } else {
-                    votes.add(&name, answer.decision);
-                }
-            }
-            slot.ext = None;
-            rulings.push(votes.ruling());
-        }
-        Ok(rulings)
+    fn pre_slot(
+        &mut self,
+        slots: &mut [SlotView],
+    ) -> Result<Vec<Vec<PreSlotReply>>, crate::HostError> {
+        let replies = self.replies(Hook::PreSlot, slots, |set, p, slot| {
+            slot.ext = set.ext_of(p, &slot.group, slot.index);
+            let view: &SlotView = slot;
+            set.ask(p, Hook::PreSlot, |live| match &live.pre_slot {
+                Some(g) => g.call_pre_slot(&mut live.store, view),
+                None => Err(wasmtime::Error::msg("exports no pre-slot hook")),
+            })
+        });
+        Ok(tag(
+            replies,
+            |plugin, answer: Result<PreSlotAnswer, String>| PreSlotReply { plugin, answer },
+        ))
     }
 
     fn post_slot(
         &mut self,
         proposals: &mut [SlotProposal],
-    ) -> Result<Vec<PostSlotRuling>, PolicyError> {
-        let asked = self.implementing(Hook::PostSlot);
-        let mut rulings = Vec::with_capacity(proposals.len());
-        for proposal in proposals.iter_mut() {
-            let mut votes = PostSlotVotes::default();
-            for &p in &asked {
-                let name = self.plugins[p].name.clone();
-                let key = (
-                    name.clone(),
-                    proposal.slot.group.clone(),
-                    proposal.slot.index,
-                );
-                proposal.slot.ext = self.round.ext.get(&key).cloned();
-                let view: &SlotProposal = proposal;
-                let at = Asking {
-                    hook: Hook::PostSlot,
-                    group: &view.slot.group,
-                    slot: Some(view.slot.index),
-                };
-                let answer = self.ask(p, &at, |live| match &live.post_slot {
-                    Some(g) => g.call_post_slot(&mut live.store, view),
-                    None => Err(wasmtime::Error::msg("exports no post-slot hook")),
-                })?;
-                let Some(answer) = answer else { continue };
-                if let PostSlotDecision::Defer(_) = &answer.decision {
-                    if let Err(cause) = check_post_slot(view, &name, &answer.decision) {
-                        self.fail(p, &at, format!("answered something invalid: {cause}"))?;
-                        continue;
-                    }
-                }
-                if let Some(data) = answer.ext {
-                    votes.ext.push(crate::wit::PluginExt {
-                        plugin: name.clone(),
-                        data,
-                    });
-                }
-                if self.plugins[p].mode == Mode::Monitor {
-                    match answer.decision {
-                        PostSlotDecision::Accept => {}
-                        PostSlotDecision::Veto(why) => {
-                            self.monitor(p, &at, PolicyVerdict::Vetoed, why)
-                        }
-                        PostSlotDecision::Defer(d) => {
-                            self.monitor(p, &at, PolicyVerdict::Deferred, d.reason)
-                        }
-                    }
-                } else {
-                    votes.add(&name, answer.decision);
-                }
-            }
-            proposal.slot.ext = None;
-            rulings.push(votes.ruling());
-        }
-        Ok(rulings)
+    ) -> Result<Vec<Vec<PostSlotReply>>, crate::HostError> {
+        let replies = self.replies(Hook::PostSlot, proposals, |set, p, proposal| {
+            proposal.slot.ext = set.ext_of(p, &proposal.slot.group, proposal.slot.index);
+            let view: &SlotProposal = proposal;
+            set.ask(p, Hook::PostSlot, |live| match &live.post_slot {
+                Some(g) => g.call_post_slot(&mut live.store, view),
+                None => Err(wasmtime::Error::msg("exports no post-slot hook")),
+            })
+        });
+        Ok(tag(
+            replies,
+            |plugin, answer: Result<PostSlotAnswer, String>| PostSlotReply { plugin, answer },
+        ))
     }
 
     fn finish(&mut self, plan: Option<&mut Plan>) {
@@ -386,23 +283,14 @@ impl Policy for PluginSet {
         let Some(plan) = plan else {
             return;
         };
-        for action in &round.monitored {
-            if let (Some(index), Some(group)) = (
-                action.slot,
-                plan.groups.iter_mut().find(|g| g.group == action.group),
-            ) {
-                if let Some(report) = group.slots.iter_mut().find(|s| s.index == index) {
-                    report.policy.push(format!(
-                        "{} by {}: {} (monitoring; not applied)",
-                        verdict_name(action.verdict),
-                        action.plugin,
-                        action.reason
-                    ));
-                }
-            }
-        }
-        plan.policy_actions.extend(round.monitored);
         for e in &self.unloaded {
+            plan.plugin_failures.push(PluginFailure {
+                plugin: e.plugin.clone(),
+                hook: "load".into(),
+                group: None,
+                slot: None,
+                cause: e.cause.clone(),
+            });
             plan.steps.push(plugin_step(
                 &e.plugin,
                 StepStatus::Skipped,
@@ -423,15 +311,19 @@ impl Policy for PluginSet {
                     round.usage[p].summary()
                 ),
             ));
-            for (_, why) in round.skipped.iter().filter(|(q, _)| *q == p) {
-                plan.steps.push(plugin_step(
-                    &plugin.name,
-                    StepStatus::Skipped,
-                    format!("answer skipped (fail-open): {why}"),
-                ));
-            }
         }
     }
+}
+
+/// Replies as the session takes them.
+fn tag<R, T>(
+    replies: Vec<Vec<(String, Result<R, String>)>>,
+    reply: impl Fn(String, Result<R, String>) -> T,
+) -> Vec<Vec<T>> {
+    replies
+        .into_iter()
+        .map(|item| item.into_iter().map(|(p, a)| reply(p, a)).collect())
+        .collect()
 }
 
 fn plugin_step(name: &str, status: StepStatus, message: String) -> StepReport {
@@ -441,38 +333,4 @@ fn plugin_step(name: &str, status: StepStatus, message: String) -> StepReport {
         status,
         message,
     }
-}
-
-fn verdict_name(verdict: PolicyVerdict) -> &'static str {
-    let core: core::PolicyVerdict = transcode(&verdict).unwrap_or(core::PolicyVerdict::Held);
-    core.name()
-}
-
-/// Checks a pre-slot adjustment with the reconciler's own rules.
-fn check_pre_slot(slot: &SlotView, by: &str, decision: &PreSlotDecision) -> Result<(), String> {
-    let slot: core::plugin::SlotView = transcode(slot).map_err(|e| e.to_string())?;
-    let decision: core::plugin::PreSlotDecision = transcode(decision).map_err(|e| e.to_string())?;
-    let ruling = core::PreSlotRuling {
-        decision,
-        by: by.to_string(),
-        ext: Vec::new(),
-    };
-    core::rulings::check_pre_slot(&slot, &ruling)
-}
-
-/// Checks a post-slot deferral with the reconciler's own rules.
-fn check_post_slot(
-    proposal: &SlotProposal,
-    by: &str,
-    decision: &PostSlotDecision,
-) -> Result<(), String> {
-    let proposal: core::plugin::SlotProposal = transcode(proposal).map_err(|e| e.to_string())?;
-    let decision: core::plugin::PostSlotDecision =
-        transcode(decision).map_err(|e| e.to_string())?;
-    let ruling = core::PostSlotRuling {
-        decision,
-        by: by.to_string(),
-        ext: Vec::new(),
-    };
-    core::rulings::check_post_slot(&proposal, &ruling)
 }

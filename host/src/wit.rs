@@ -10,7 +10,7 @@ wasmtime::component::bindgen!({
 });
 
 pub use exports::slotwise::reconciler::session::{
-    PluginExt, PostSlotRuling, PreSlotRuling, Progress, PromotionRuling, Question, RulingError,
-    Rulings,
+    Consulted, PostSlotReply, PreSlotReply, Progress, PromotionReply, Question, Replies,
+    SessionError,
 };
 pub use exports::slotwise::reconciler::types::*;

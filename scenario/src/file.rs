@@ -437,6 +437,9 @@ pub struct ExpectFile {
     /// What policies did, in order; absent: nothing.
     #[serde(default)]
     pub policy_actions: Vec<ActionExpect>,
+    /// Plugin answers the plan goes without, in order; absent: none.
+    #[serde(default)]
+    pub plugin_failures: Vec<FailureExpect>,
     /// The plugin data the plan carries, every entry; absent: not checked.
     pub ext: Option<Vec<ExtFile>>,
     /// Steps that must be in the report.
@@ -466,6 +469,19 @@ pub struct ActionExpect {
     pub applied: Option<bool>,
     /// Text the reason must contain.
     pub reason: Option<String>,
+}
+
+/// An expected plugin failure; unset fields are not checked.
+#[derive(Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+pub struct FailureExpect {
+    pub plugin: Option<String>,
+    /// `pre-slot`, `post-slot`, `promotion` or `load`.
+    pub hook: Option<String>,
+    pub group: Option<String>,
+    pub slot: Option<u32>,
+    /// Text the cause must contain.
+    pub cause: Option<String>,
 }
 
 /// A step the report must hold; unset fields are not checked.

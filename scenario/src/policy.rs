@@ -1,53 +1,84 @@
-//! A scripted policy: fixed rulings a scenario gives at the hook points, to show and test what the reconciler does with each.
+//! A scripted policy: plugins whose answers a scenario writes out, to show and test what the reconciler does with them.
 
 use crate::file::Indexes;
 use crate::input::expand;
+use crate::plugins::{Mode, OnError};
 use crate::time::Time;
 use crate::ScenarioError;
 use schemars::JsonSchema;
 use serde::Deserialize;
 use slotwise_reconciler::plugin::{
-    Adjustment, CandidateAdjustment, Classification, Deferral, Hook, PostSlotDecision,
-    PreSlotDecision, PromotionDecision, PromotionRequest, SlotProposal, SlotView, UpdateKind,
+    Adjustment, CandidateAdjustment, Classification, Deferral, Hook, PostSlotAnswer,
+    PostSlotDecision, PreSlotAnswer, PreSlotDecision, PromotionDecision, PromotionRequest,
+    SlotProposal, SlotView, UpdateKind,
 };
-use slotwise_reconciler::{Hooks, PluginExt, PostSlotRuling, PreSlotRuling, PromotionRuling};
+use slotwise_reconciler::{Consulted, Hooks, PostSlotReply, PreSlotReply, PromotionReply};
 use std::collections::BTreeMap;
 
-/// Rulings by hook point. Slots are named `group/index` (`web/3`) or
-/// `group/first-last` (`web/0-4`); a slot or group not named gets the
-/// reconciler's default: proceed, accept, or no say on promotion.
+/// One scripted plugin, or several consulted in order.
+#[derive(Deserialize, JsonSchema)]
+#[serde(untagged)]
+pub enum PolicyFile {
+    One(ScriptFile),
+    Many(Vec<ScriptFile>),
+}
+
+/// A scripted plugin: its answers by hook point. Slots are named
+/// `group/index` (`web/3`) or `group/first-last` (`web/0-4`); a slot or
+/// group it does not name gets the neutral answer: proceed, accept, or no
+/// say on promotion. It implements the hooks it names.
 #[derive(Deserialize, JsonSchema, Default)]
 #[serde(deny_unknown_fields, rename_all = "kebab-case")]
-pub struct PolicyFile {
-    /// The name the rulings are given by. Default `scripted`.
+pub struct ScriptFile {
+    /// Its name. Default `scripted`.
     pub name: Option<String>,
-    /// Rulings on slots before they are decided.
+    /// Default `enforce`.
+    #[serde(default)]
+    pub mode: Mode,
+    /// Default `fail-closed`.
+    #[serde(default)]
+    pub on_error: OnError,
+    /// Answers on slots before they are decided.
     // Written `{hold: why}`, not as a YAML tag.
     #[serde(
         default,
         deserialize_with = "serde_yaml::with::singleton_map_recursive::deserialize"
     )]
     pub pre_slot: BTreeMap<String, PreSlotFile>,
-    /// Rulings on the changes proposed for slots.
-    // Written `{hold: why}`, not as a YAML tag.
+    /// Answers on the changes proposed for slots.
     #[serde(
         default,
         deserialize_with = "serde_yaml::with::singleton_map_recursive::deserialize"
     )]
     pub post_slot: BTreeMap<String, PostSlotFile>,
-    /// Rulings on canaries awaiting promotion, by group.
-    // Written `{hold: why}`, not as a YAML tag.
+    /// Answers on canaries awaiting promotion, by group.
     #[serde(
         default,
         deserialize_with = "serde_yaml::with::singleton_map_recursive::deserialize"
     )]
     pub promotion: BTreeMap<String, PromotionFile>,
-    /// Bytes to attach to slots, as text, given with the pre-slot rulings.
+    /// Bytes to attach to slots, as text, given with the pre-slot answers.
     #[serde(default)]
     pub ext: BTreeMap<String, String>,
+    /// Failures to reply with instead of answers, as a plugin that traps or
+    /// runs out of fuel would: the cause by slot (or group, for promotion).
+    #[serde(default)]
+    pub fail: FailFile,
 }
 
-/// A pre-slot ruling.
+/// Failures by hook point.
+#[derive(Deserialize, JsonSchema, Default)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+pub struct FailFile {
+    #[serde(default)]
+    pub pre_slot: BTreeMap<String, String>,
+    #[serde(default)]
+    pub post_slot: BTreeMap<String, String>,
+    #[serde(default)]
+    pub promotion: BTreeMap<String, String>,
+}
+
+/// A pre-slot answer.
 #[derive(Deserialize, JsonSchema, Clone)]
 #[serde(deny_unknown_fields, rename_all = "kebab-case")]
 pub enum PreSlotFile {
@@ -74,7 +105,7 @@ pub struct CandidateAdjustFile {
     pub update: Option<UpdateKind>,
 }
 
-/// A post-slot ruling.
+/// A post-slot answer.
 #[derive(Deserialize, JsonSchema, Clone)]
 #[serde(deny_unknown_fields, rename_all = "kebab-case")]
 pub enum PostSlotFile {
@@ -93,7 +124,7 @@ pub struct DeferFile {
     pub reason: String,
 }
 
-/// A promotion ruling.
+/// A promotion answer.
 #[derive(Deserialize, JsonSchema, Clone)]
 #[serde(deny_unknown_fields, rename_all = "kebab-case")]
 pub enum PromotionFile {
@@ -102,44 +133,120 @@ pub enum PromotionFile {
     Fail(String),
 }
 
-/// A policy that answers from a script.
+/// Plugins that answer from scripts.
 pub struct ScriptedPolicy {
+    consulted: Vec<Consulted>,
+    scripts: Vec<Script>,
+}
+
+/// One script, read.
+struct Script {
     name: String,
-    pre_slot: BTreeMap<(String, u32), PreSlotDecision>,
-    post_slot: BTreeMap<(String, u32), PostSlotDecision>,
-    promotion: BTreeMap<String, PromotionDecision>,
-    ext: BTreeMap<(String, u32), Vec<u8>>,
+    pre_slot: BySlot<Result<PreSlotDecision, String>>,
+    post_slot: BySlot<Result<PostSlotDecision, String>>,
+    promotion: BTreeMap<String, Result<PromotionDecision, String>>,
+    ext: BySlot<Vec<u8>>,
 }
 
 impl ScriptedPolicy {
-    /// The policy `file` scripts, with its times resolved against `now`.
+    /// The plugins `file` scripts, with times resolved against `now`.
     pub(crate) fn new(file: &PolicyFile, now: i64) -> Result<Self, ScenarioError> {
-        let pre_slot = by_slot(&file.pre_slot, "policy.pre-slot", |r| match r {
-            PreSlotFile::Proceed => PreSlotDecision::Proceed,
-            PreSlotFile::Hold(why) => PreSlotDecision::Hold(why.clone()),
-            PreSlotFile::Adjust(a) => PreSlotDecision::Adjust(Adjustment {
-                reason: a.reason.clone(),
-                candidates: a
-                    .candidates
+        let files = match file {
+            PolicyFile::One(one) => std::slice::from_ref(one),
+            PolicyFile::Many(many) => many.as_slice(),
+        };
+        let mut consulted = Vec::new();
+        let mut scripts = Vec::new();
+        for (n, file) in files.iter().enumerate() {
+            let field = match file {
+                _ if files.len() == 1 => "policy".to_string(),
+                _ => format!("policy[{n}]"),
+            };
+            let script = Script::new(file, now, &field)?;
+            let hooks = [
+                (
+                    Hook::PreSlot,
+                    !(script.pre_slot.is_empty() && script.ext.is_empty()),
+                ),
+                (Hook::PostSlot, !script.post_slot.is_empty()),
+                (Hook::Promotion, !script.promotion.is_empty()),
+            ];
+            consulted.push(Consulted {
+                name: script.name.clone(),
+                version: String::new(),
+                hooks: hooks
                     .iter()
-                    .map(|c| CandidateAdjustment {
-                        allocation: c.allocation.clone(),
-                        reclassify: c.reclassify,
-                        update: c.update,
-                    })
+                    .filter(|(_, on)| *on)
+                    .map(|(h, _)| *h)
                     .collect(),
-            }),
+                monitor: file.mode == Mode::Monitor,
+                fail_open: file.on_error == OnError::FailOpen,
+            });
+            scripts.push(script);
+        }
+        Ok(Self { consulted, scripts })
+    }
+
+    /// Per item, the replies of the scripts implementing `hook`.
+    fn replies<I, R>(
+        &self,
+        hook: Hook,
+        items: &[I],
+        reply: impl Fn(&Script, &I) -> Option<R>,
+    ) -> Vec<Vec<R>> {
+        let asked: Vec<&Script> = self
+            .scripts
+            .iter()
+            .zip(&self.consulted)
+            .filter(|(_, c)| c.hooks.contains(&hook))
+            .map(|(s, _)| s)
+            .collect();
+        items
+            .iter()
+            .map(|item| asked.iter().filter_map(|s| reply(s, item)).collect())
+            .collect()
+    }
+}
+
+impl Script {
+    fn new(file: &ScriptFile, now: i64, field: &str) -> Result<Self, ScenarioError> {
+        let mut pre_slot = by_slot(&file.pre_slot, &format!("{field}.pre-slot"), |r| {
+            Ok(match r {
+                PreSlotFile::Proceed => PreSlotDecision::Proceed,
+                PreSlotFile::Hold(why) => PreSlotDecision::Hold(why.clone()),
+                PreSlotFile::Adjust(a) => PreSlotDecision::Adjust(Adjustment {
+                    reason: a.reason.clone(),
+                    candidates: a
+                        .candidates
+                        .iter()
+                        .map(|c| CandidateAdjustment {
+                            allocation: c.allocation.clone(),
+                            reclassify: c.reclassify,
+                            update: c.update,
+                        })
+                        .collect(),
+                }),
+            })
         })?;
-        let post_slot = by_slot(&file.post_slot, "policy.post-slot", |r| match r {
-            PostSlotFile::Accept => PostSlotDecision::Accept,
-            PostSlotFile::Veto(why) => PostSlotDecision::Veto(why.clone()),
-            PostSlotFile::Defer(d) => PostSlotDecision::Defer(Deferral {
-                until: d.until.resolve(now),
-                reason: d.reason.clone(),
-            }),
+        pre_slot.extend(failing(
+            &file.fail.pre_slot,
+            &format!("{field}.fail.pre-slot"),
+        )?);
+        let mut post_slot = by_slot(&file.post_slot, &format!("{field}.post-slot"), |r| {
+            Ok(match r {
+                PostSlotFile::Accept => PostSlotDecision::Accept,
+                PostSlotFile::Veto(why) => PostSlotDecision::Veto(why.clone()),
+                PostSlotFile::Defer(d) => PostSlotDecision::Defer(Deferral {
+                    until: d.until.resolve(now),
+                    reason: d.reason.clone(),
+                }),
+            })
         })?;
-        let ext = by_slot(&file.ext, "policy.ext", |text| text.as_bytes().to_vec())?;
-        let promotion = file
+        post_slot.extend(failing(
+            &file.fail.post_slot,
+            &format!("{field}.fail.post-slot"),
+        )?);
+        let mut promotion: BTreeMap<String, Result<PromotionDecision, String>> = file
             .promotion
             .iter()
             .map(|(group, r)| {
@@ -148,83 +255,87 @@ impl ScriptedPolicy {
                     PromotionFile::Wait(why) => PromotionDecision::Wait(why.clone()),
                     PromotionFile::Fail(why) => PromotionDecision::Fail(why.clone()),
                 };
-                (group.clone(), decision)
+                (group.clone(), Ok(decision))
             })
             .collect();
+        promotion.extend(
+            file.fail
+                .promotion
+                .iter()
+                .map(|(group, cause)| (group.clone(), Err(cause.clone()))),
+        );
         Ok(Self {
             name: file.name.clone().unwrap_or_else(|| "scripted".to_string()),
             pre_slot,
             post_slot,
             promotion,
-            ext,
+            ext: by_slot(&file.ext, &format!("{field}.ext"), |text| {
+                text.as_bytes().to_vec()
+            })?,
         })
-    }
-
-    fn ext_of(&self, group: &str, index: u32) -> Vec<PluginExt> {
-        self.ext
-            .get(&(group.to_string(), index))
-            .map(|data| PluginExt {
-                plugin: self.name.clone(),
-                data: data.clone(),
-            })
-            .into_iter()
-            .collect()
-    }
-
-    /// Who a ruling is by: the policy when it has a say, else no one.
-    fn by(&self, has_say: bool) -> String {
-        if has_say {
-            self.name.clone()
-        } else {
-            String::new()
-        }
     }
 }
 
 impl Hooks for ScriptedPolicy {
-    fn asks(&self, hook: Hook) -> bool {
-        match hook {
-            Hook::PreSlot => !self.pre_slot.is_empty() || !self.ext.is_empty(),
-            Hook::PostSlot => !self.post_slot.is_empty(),
-            Hook::Promotion => !self.promotion.is_empty(),
-        }
+    fn consulted(&self) -> &[Consulted] {
+        &self.consulted
     }
 
-    fn promotion(&mut self, requests: &[PromotionRequest]) -> Option<Vec<PromotionRuling>> {
-        let rulings = requests.iter().map(|r| {
-            let decision = self.promotion.get(&r.group).cloned();
-            PromotionRuling {
-                by: self.by(decision.is_some()),
-                decision,
-            }
-        });
-        Some(rulings.collect())
+    fn promotion(&mut self, requests: &[PromotionRequest]) -> Option<Vec<Vec<PromotionReply>>> {
+        // A group a script does not name gets no say from it.
+        Some(self.replies(Hook::Promotion, requests, |script, r| {
+            let answer = script.promotion.get(&r.group)?.clone();
+            Some(PromotionReply {
+                plugin: script.name.clone(),
+                answer,
+            })
+        }))
     }
 
-    fn pre_slot(&mut self, slots: &[SlotView]) -> Option<Vec<PreSlotRuling>> {
-        let rulings = slots.iter().map(|s| {
-            let decision = self.pre_slot.get(&(s.group.clone(), s.index)).cloned();
-            PreSlotRuling {
-                by: self.by(decision.is_some()),
-                decision: decision.unwrap_or(PreSlotDecision::Proceed),
-                ext: self.ext_of(&s.group, s.index),
-            }
-        });
-        Some(rulings.collect())
+    fn pre_slot(&mut self, slots: &[SlotView]) -> Option<Vec<Vec<PreSlotReply>>> {
+        Some(self.replies(Hook::PreSlot, slots, |script, s| {
+            let key = (s.group.clone(), s.index);
+            let decision = script
+                .pre_slot
+                .get(&key)
+                .cloned()
+                .unwrap_or(Ok(PreSlotDecision::Proceed));
+            let ext = script.ext.get(&key).cloned();
+            Some(PreSlotReply {
+                plugin: script.name.clone(),
+                answer: decision.map(|decision| PreSlotAnswer { decision, ext }),
+            })
+        }))
     }
 
-    fn post_slot(&mut self, proposals: &[SlotProposal]) -> Option<Vec<PostSlotRuling>> {
-        let rulings = proposals.iter().map(|p| {
+    fn post_slot(&mut self, proposals: &[SlotProposal]) -> Option<Vec<Vec<PostSlotReply>>> {
+        Some(self.replies(Hook::PostSlot, proposals, |script, p| {
             let key = (p.slot.group.clone(), p.slot.index);
-            let decision = self.post_slot.get(&key).cloned();
-            PostSlotRuling {
-                by: self.by(decision.is_some()),
-                decision: decision.unwrap_or(PostSlotDecision::Accept),
-                ext: Vec::new(),
-            }
-        });
-        Some(rulings.collect())
+            let decision = script
+                .post_slot
+                .get(&key)
+                .cloned()
+                .unwrap_or(Ok(PostSlotDecision::Accept));
+            Some(PostSlotReply {
+                plugin: script.name.clone(),
+                answer: decision.map(|decision| PostSlotAnswer {
+                    decision,
+                    ext: None,
+                }),
+            })
+        }))
     }
+}
+
+/// Scripted answers keyed by `(group, slot)`.
+type BySlot<T> = BTreeMap<(String, u32), T>;
+
+/// The failures `fail` scripts, keyed by `(group, slot)`.
+fn failing<T: Clone>(
+    fail: &BTreeMap<String, String>,
+    field: &str,
+) -> Result<BySlot<Result<T, String>>, ScenarioError> {
+    by_slot(fail, field, |cause| Err(cause.clone()))
 }
 
 /// `entries` keyed by `(group, slot)`, each slot of a range getting the same value.
@@ -232,7 +343,7 @@ fn by_slot<F, T>(
     entries: &BTreeMap<String, F>,
     field: &str,
     convert: impl Fn(&F) -> T,
-) -> Result<BTreeMap<(String, u32), T>, ScenarioError>
+) -> Result<BySlot<T>, ScenarioError>
 where
     T: Clone,
 {

@@ -8,6 +8,7 @@ use slotwise_reconciler::Plan;
 pub(crate) fn check(want: &ExpectFile, plan: &Plan, out: &mut Vec<String>) {
     check_promotions(want, plan, out);
     check_actions(want, plan, out);
+    check_failures(want, plan, out);
     check_ext(want, plan, out);
     check_steps(want, plan, out);
 }
@@ -92,6 +93,39 @@ fn check_actions(want: &ExpectFile, plan: &Plan, out: &mut Vec<String>) {
                     .unwrap_or_default(),
                 describe(g)
             ));
+        }
+    }
+}
+
+fn check_failures(want: &ExpectFile, plan: &Plan, out: &mut Vec<String>) {
+    let got = &plan.plugin_failures;
+    let describe = |f: &slotwise_reconciler::PluginFailure| {
+        let place = match (&f.group, f.slot) {
+            (Some(g), Some(s)) => format!(" {g}/{s}"),
+            (Some(g), None) => format!(" {g}"),
+            _ => String::new(),
+        };
+        format!("{} at {}{place}: {}", f.plugin, f.hook, f.cause)
+    };
+    if got.len() != want.plugin_failures.len() {
+        let all: Vec<String> = got.iter().map(describe).collect();
+        out.push(format!(
+            "plugin failures: expected {}, got {}: {all:?}",
+            want.plugin_failures.len(),
+            got.len()
+        ));
+        return;
+    }
+    for (n, (w, g)) in want.plugin_failures.iter().zip(got).enumerate() {
+        let matches = w.plugin.as_ref().is_none_or(|p| *p == g.plugin)
+            && w.hook.as_ref().is_none_or(|h| *h == g.hook)
+            && w.group.as_ref().is_none_or(|x| g.group.as_ref() == Some(x))
+            && w.slot.is_none_or(|s| Some(s) == g.slot)
+            && w.cause
+                .as_ref()
+                .is_none_or(|c| g.cause.contains(c.as_str()));
+        if !matches {
+            out.push(format!("plugin failure {n}: got {}", describe(g)));
         }
     }
 }

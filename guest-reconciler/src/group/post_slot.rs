@@ -6,10 +6,11 @@
 //! so the policy is never asked about changes it has not seen.
 
 use super::GroupRun;
+use crate::composition::{self, Tally};
 use crate::followup::{batches, Purpose};
 use crate::pipeline::Outcome;
 use crate::plugin::{ChangeKind, Hook, PostSlotDecision, ProposedChange, SlotProposal};
-use crate::{rulings, views, GroupPlan, PolicyVerdict, Question, Reason};
+use crate::{views, GroupPlan, PolicyVerdict, Question, Reason};
 use std::collections::{BTreeMap, BTreeSet};
 
 pub(super) fn run(g: &mut GroupRun) -> Outcome {
@@ -17,7 +18,7 @@ pub(super) fn run(g: &mut GroupRun) -> Outcome {
     let held = g.held_slots.clone();
     withdraw(g, &held, "its slot is held");
     if !g.hooks.asks(Hook::PostSlot) {
-        return Outcome::skipped("no policy reviews proposed changes");
+        return Outcome::skipped("no plugin reviews proposed changes");
     }
     let proposals: Vec<SlotProposal> = changes_by_slot(&g.plan)
         .into_iter()
@@ -33,42 +34,38 @@ pub(super) fn run(g: &mut GroupRun) -> Outcome {
     if proposals.is_empty() {
         return Outcome::skipped("no changes to review");
     }
-    let Some(rulings) = g.hooks.post_slot(&proposals) else {
+    let Some(replies) = g.hooks.post_slot(&proposals) else {
         let asked = proposals.len();
         g.pending = Some(Question::PostSlot(proposals));
-        return Outcome::waiting(format!(
-            "asks the policies about {asked} slots with changes"
-        ))
-        .and_finish();
+        return Outcome::waiting(format!("asks the plugins about {asked} slots with changes"))
+            .and_finish();
     };
-    if rulings.len() != proposals.len() {
-        let message = format!(
-            "{} rulings for {} proposals",
-            rulings.len(),
-            proposals.len()
-        );
-        return g.refuse("", None, message);
+    if replies.len() != proposals.len() {
+        return g.miscounted(replies.len(), proposals.len());
     }
     let mut kept = BTreeSet::new();
     let mut deferrals = Vec::new();
-    for (proposal, ruling) in proposals.iter().zip(&rulings) {
+    for (proposal, replies) in proposals.iter().zip(replies) {
         let index = proposal.slot.index;
-        if let Err(message) = rulings::check_post_slot(proposal, ruling) {
-            return g.refuse(&ruling.by, Some(index), message);
-        }
-        g.keep_ext(index, &ruling.ext);
-        match &ruling.decision {
+        let mut tally = Tally::default();
+        let composed = composition::post_slot(g.hooks.consulted(), proposal, replies, &mut tally);
+        let (decision, by) = match composed {
+            Ok(composed) => composed,
+            Err(error) => return g.refuse(error),
+        };
+        match &decision {
             PostSlotDecision::Accept => {}
             PostSlotDecision::Veto(why) => {
                 kept.insert(index);
-                g.act(&ruling.by, index, PolicyVerdict::Vetoed, why);
+                g.act(&by, index, PolicyVerdict::Vetoed, why);
             }
             PostSlotDecision::Defer(d) => {
                 kept.insert(index);
                 deferrals.push((index as usize, d.until));
-                g.act(&ruling.by, index, PolicyVerdict::Deferred, &d.reason);
+                g.act(&by, index, PolicyVerdict::Deferred, &d.reason);
             }
         }
+        g.tally(index, tally);
     }
     let deferred = deferrals.len();
     withdraw(g, &kept, "kept by a policy");

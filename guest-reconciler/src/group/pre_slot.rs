@@ -2,13 +2,14 @@
 
 use super::GroupRun;
 use crate::candidate::Standing;
+use crate::composition::{self, Tally};
 use crate::pipeline::Outcome;
 use crate::plugin::{Adjustment, Hook, PreSlotDecision};
-use crate::{rulings, views, PolicyVerdict, Question};
+use crate::{views, PolicyVerdict, Question};
 
 pub(super) fn run(g: &mut GroupRun) -> Outcome {
     if !g.hooks.asks(Hook::PreSlot) {
-        return Outcome::skipped("no policy looks at slots");
+        return Outcome::skipped("no plugin looks at slots");
     }
     let indexes = g.slots.all(g.spec.count);
     let slots: Vec<_> = indexes
@@ -18,31 +19,33 @@ pub(super) fn run(g: &mut GroupRun) -> Outcome {
             views::slot(&g.spec.name, i, g.spec.count, claimants, g.ctx.now)
         })
         .collect();
-    let Some(rulings) = g.hooks.pre_slot(&slots) else {
+    let Some(replies) = g.hooks.pre_slot(&slots) else {
         let asked = slots.len();
         g.pending = Some(Question::PreSlot(slots));
-        return Outcome::waiting(format!("asks the policies about {asked} slots")).and_finish();
+        return Outcome::waiting(format!("asks the plugins about {asked} slots")).and_finish();
     };
-    if rulings.len() != slots.len() {
-        let message = format!("{} rulings for {} slots", rulings.len(), slots.len());
-        return g.refuse("", None, message);
+    if replies.len() != slots.len() {
+        return g.miscounted(replies.len(), slots.len());
     }
     let (mut held, mut adjusted) = (0, 0);
-    for ((slot, ruling), &index) in slots.iter().zip(&rulings).zip(&indexes) {
-        if let Err(message) = rulings::check_pre_slot(slot, ruling) {
-            return g.refuse(&ruling.by, Some(index), message);
-        }
-        g.keep_ext(index, &ruling.ext);
-        match &ruling.decision {
+    for ((slot, replies), &index) in slots.iter().zip(replies).zip(&indexes) {
+        let mut tally = Tally::default();
+        let composed = composition::pre_slot(g.hooks.consulted(), slot, replies, &mut tally);
+        let (decision, by) = match composed {
+            Ok(composed) => composed,
+            Err(error) => return g.refuse(error),
+        };
+        match &decision {
             PreSlotDecision::Proceed => {}
             PreSlotDecision::Hold(why) => {
-                hold(g, index, &ruling.by, why);
+                hold(g, index, &by, why);
                 held += 1;
             }
             PreSlotDecision::Adjust(adjustment) => {
-                adjusted += adjust(g, index, &ruling.by, adjustment);
+                adjusted += adjust(g, index, &by, adjustment);
             }
         }
+        g.tally(index, tally);
     }
     Outcome::done(format!(
         "{} slots looked at; {held} held, {adjusted} candidates adjusted",

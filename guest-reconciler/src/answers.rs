@@ -1,16 +1,15 @@
-//! Checking the rulings of policies against the reconciler's invariants, before any is applied.
+//! Checking a plugin's answer against the item it is about, before it is composed with others.
 
 use crate::plugin::{PostSlotDecision, PreSlotDecision, SlotProposal, SlotView};
-use crate::{PostSlotRuling, PreSlotRuling};
 
-/// Whether `ruling` is one the reconciler can apply to `slot`.
+/// Whether `decision` is one the reconciler can apply to `slot`.
 ///
 /// # Errors
 /// What is wrong: it names an allocation that is not a candidate of the
 /// slot, adjusts one twice, or reclassifies into a class only the
 /// reconciler can give.
-pub fn check_pre_slot(slot: &SlotView, ruling: &PreSlotRuling) -> Result<(), String> {
-    let PreSlotDecision::Adjust(adjustment) = &ruling.decision else {
+pub(crate) fn check_pre_slot(slot: &SlotView, decision: &PreSlotDecision) -> Result<(), String> {
+    let PreSlotDecision::Adjust(adjustment) = decision else {
         return Ok(());
     };
     let mut seen: Vec<&str> = Vec::new();
@@ -38,13 +37,16 @@ pub fn check_pre_slot(slot: &SlotView, ruling: &PreSlotRuling) -> Result<(), Str
     Ok(())
 }
 
-/// Whether `ruling` is one the reconciler can apply to `proposal`.
+/// Whether `decision` is one the reconciler can apply to `proposal`.
 ///
 /// # Errors
 /// What is wrong: a deferral to a time that is not after the reconcile's
 /// `now`.
-pub fn check_post_slot(proposal: &SlotProposal, ruling: &PostSlotRuling) -> Result<(), String> {
-    match &ruling.decision {
+pub(crate) fn check_post_slot(
+    proposal: &SlotProposal,
+    decision: &PostSlotDecision,
+) -> Result<(), String> {
+    match decision {
         PostSlotDecision::Defer(d) if d.until <= proposal.slot.now => Err(format!(
             "defers slot {} of group {} to {}, which is not after now ({})",
             proposal.slot.index, proposal.slot.group, d.until, proposal.slot.now
