@@ -136,9 +136,9 @@ macro_rules! export {
 
             $crate::__export_pre_slot!(Exported, $plugin, PLUGIN);
             $crate::__export_post_slot!(Exported, $plugin, PLUGIN);
-    $crate::__export_promotion!(Exported, $plugin, PLUGIN);
+            $crate::__export_promotion!(Exported, $plugin, PLUGIN);
 
-            $crate::bindings::export!(Exported with_types_in $crate::bindings);
+    $crate::bindings::export!(Exported with_types_in $crate::bindings);
         };
     };
 }
