@@ -2,7 +2,8 @@
 //!
 //! The scenarios are `tests/conformance/**` (Nomad's reconciler tests,
 //! re-expressed), `tests/policy/**` (what the reconciler does with policy
-//! rulings), the shipped plugins' own scenarios (`plugins/*/tests/`) and the
+//! rulings), the shipped plugins' scenarios (`tests/plugins/<plugin>/`, and
+//! `plugins/*/tests/` for any a plugin keeps beside its code) and the
 //! documented examples in `docs/examples/`. The component and the plugins are
 //! the ones `cargo xtask build` writes, or `SLOTWISE_COMPONENT` and
 //! `SLOTWISE_PLUGIN_DIR`.
@@ -24,6 +25,7 @@ fn main() {
     let mut dirs = vec![
         root.join("tests/conformance"),
         root.join("tests/policy"),
+        root.join("tests/plugins"),
         root.join("docs/examples"),
     ];
     dirs.extend(plugin_scenario_dirs(&root.join("plugins")));

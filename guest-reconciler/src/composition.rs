@@ -27,6 +27,18 @@ pub(crate) struct Tally {
     pub(crate) ext: Vec<PluginExt>,
 }
 
+impl Tally {
+    /// Keeps the bytes `plugin` attached to the item, if any.
+    fn keep_ext(&mut self, plugin: &str, data: Option<Vec<u8>>) {
+        if let Some(data) = data {
+            self.ext.push(PluginExt {
+                plugin: plugin.to_string(),
+                data,
+            });
+        }
+    }
+}
+
 /// A checked answer and who gave it.
 struct Answer<A> {
     plugin: String,
@@ -146,12 +158,7 @@ pub(crate) fn pre_slot(
         answer,
     } in answers
     {
-        if let Some(data) = answer.ext {
-            tally.ext.push(PluginExt {
-                plugin: plugin.clone(),
-                data,
-            });
-        }
+        tally.keep_ext(&plugin, answer.ext);
         match (answer.decision, monitor) {
             (PreSlotDecision::Proceed, _) => {}
             (PreSlotDecision::Hold(why), true) => {
@@ -230,12 +237,7 @@ pub(crate) fn post_slot(
         answer,
     } in answers
     {
-        if let Some(data) = answer.ext {
-            tally.ext.push(PluginExt {
-                plugin: plugin.clone(),
-                data,
-            });
-        }
+        tally.keep_ext(&plugin, answer.ext);
         let decision = answer.decision;
         if monitor {
             match decision {

@@ -45,7 +45,7 @@ pub fn wrap(path: &Path) -> Result<Vec<u8>> {
 }
 
 /// Other hosts embed the component as it is: it must need nothing from them.
-fn check_no_imports(component: &[u8]) -> Result<()> {
+pub fn check_no_imports(component: &[u8]) -> Result<()> {
     let decoded = wit_component::decode(component).context("decoding the component")?;
     let DecodedWasm::Component(resolve, world) = decoded else {
         bail!("the encoded component decodes as a WIT package, not a component");

@@ -1,6 +1,6 @@
-//! The plugins shipped in `plugins/`: Rust crates built for `wasm32-unknown-unknown` and wrapped like the reconciler, into `target/slotwise/plugins/`.
+//! The plugins shipped in `plugins/`: Rust crates built for `wasm32-unknown-unknown` and wrapped like the reconciler, and JavaScript packages componentized with jco, into `target/slotwise/plugins/`.
 
-use crate::component::wrap;
+use crate::component::{check_no_imports, wrap};
 use crate::run::Workspace;
 use anyhow::{Context, Result};
 use std::path::{Path, PathBuf};
@@ -10,37 +10,100 @@ struct PluginCrate {
     package: String,
 }
 
-/// Builds every plugin crate under `plugins/`, one cargo invocation each so
-/// that one plugin's hook features do not leak into another's world, and
-/// writes `target/slotwise/plugins/<package>.wasm`.
+/// Builds every plugin under `plugins/`, Rust crates first, and writes
+/// `target/slotwise/plugins/<name>.wasm`.
 pub fn build(ws: &Workspace) -> Result<Vec<PathBuf>> {
     let out_dir = ws.root.join("target/slotwise/plugins");
     std::fs::create_dir_all(&out_dir)?;
+    let plugins = ws.root.join("plugins");
     let mut built = Vec::new();
-    for plugin in crates(&ws.root.join("plugins"))? {
-        ws.cargo(&[
-            "build",
-            "--release",
-            "--package",
-            &plugin.package,
-            "--target",
-            "wasm32-unknown-unknown",
-        ])?;
-        let module = ws.root.join(format!(
-            "target/wasm32-unknown-unknown/release/{}.wasm",
-            plugin.package.replace('-', "_")
-        ));
-        let component = wrap(&module)?;
-        let out = out_dir.join(format!("{}.wasm", plugin.package));
-        std::fs::write(&out, &component).with_context(|| format!("writing {}", out.display()))?;
+    for plugin in crates(&plugins)? {
+        built.push(build_crate(ws, &plugin, &out_dir)?);
+    }
+    let js = js_packages(&plugins)?;
+    if !js.is_empty() && !npm_available() {
+        // `build` and `demo` need only rustup; a missing plugin is then
+        // reported by name when a scenario asks for it.
         println!(
-            "plugin: {} ({} KiB, no imports)",
-            out.display(),
-            component.len() / 1024
+            "plugins: skipping {} JavaScript plugin(s): npm is not installed (Node 20 with npm builds them)",
+            js.len()
         );
-        built.push(out);
+        return Ok(built);
+    }
+    for package in js {
+        built.push(build_js(ws, &package, &out_dir)?);
     }
     Ok(built)
+}
+
+fn npm_available() -> bool {
+    std::process::Command::new("npm")
+        .arg("--version")
+        .output()
+        .is_ok_and(|o| o.status.success())
+}
+
+/// Builds one crate on its own, so that one plugin's hook features do not
+/// leak into another's world.
+fn build_crate(ws: &Workspace, plugin: &PluginCrate, out_dir: &Path) -> Result<PathBuf> {
+    ws.cargo(&[
+        "build",
+        "--release",
+        "--package",
+        &plugin.package,
+        "--target",
+        "wasm32-unknown-unknown",
+    ])?;
+    let module = ws.root.join(format!(
+        "target/wasm32-unknown-unknown/release/{}.wasm",
+        plugin.package.replace('-', "_")
+    ));
+    let component = wrap(&module)?;
+    let out = out_dir.join(format!("{}.wasm", plugin.package));
+    std::fs::write(&out, &component).with_context(|| format!("writing {}", out.display()))?;
+    report(&out, component.len());
+    Ok(out)
+}
+
+/// Installs the locked packages of the JavaScript plugin in `dir`, runs its
+/// tests, then its `componentize` script, which names the world and the
+/// engine; the component takes the directory's name. A plugin whose own
+/// tests fail is not shipped.
+fn build_js(ws: &Workspace, dir: &Path, out_dir: &Path) -> Result<PathBuf> {
+    let name = dir
+        .file_name()
+        .and_then(|n| n.to_str())
+        .with_context(|| format!("{} has no usable name", dir.display()))?;
+    let out = out_dir.join(format!("{name}.wasm"));
+    let (prefix, out_arg) = (dir.display().to_string(), out.display().to_string());
+    let npm = Path::new("npm");
+    ws.run(npm, &["ci", "--prefix", &prefix, "--no-audit", "--no-fund"])?;
+    ws.run(npm, &["test", "--prefix", &prefix])?;
+    ws.run(
+        npm,
+        &[
+            "run",
+            "--prefix",
+            &prefix,
+            "componentize",
+            "--",
+            "-o",
+            &out_arg,
+        ],
+    )?;
+    let component = std::fs::read(&out).with_context(|| format!("reading {}", out.display()))?;
+    // The host refuses a plugin that imports anything; say so at build time.
+    check_no_imports(&component).with_context(|| out.display().to_string())?;
+    report(&out, component.len());
+    Ok(out)
+}
+
+fn report(out: &Path, size: usize) {
+    println!(
+        "plugin: {} ({} KiB, no imports)",
+        out.display(),
+        size / 1024
+    );
 }
 
 /// The plugin crates under `dir`, two levels deep, in path order.
@@ -74,6 +137,24 @@ fn crates(dir: &Path) -> Result<Vec<PluginCrate>> {
         found.push(PluginCrate {
             package: package.to_string(),
         });
+    }
+    Ok(found)
+}
+
+/// The JavaScript plugins directly under `dir`: directories with a
+/// `package.json` that has a `componentize` script, in path order.
+fn js_packages(dir: &Path) -> Result<Vec<PathBuf>> {
+    let mut found = Vec::new();
+    for entry in read_sorted(dir)? {
+        let manifest = entry.join("package.json");
+        if !manifest.exists() {
+            continue;
+        }
+        let text = std::fs::read_to_string(&manifest)
+            .with_context(|| format!("reading {}", manifest.display()))?;
+        if text.contains("\"componentize\":") {
+            found.push(entry);
+        }
     }
     Ok(found)
 }

@@ -28,10 +28,14 @@
 //! calls only them. A fresh instance serves each reconcile: the plugin value
 //! lives for one reconcile, and memory across reconciles goes in the slots'
 //! ext data.
+//!
+//! [`testing`] builds views, so that a plugin's decisions are unit-tested
+//! natively by calling its methods; `export!` exports only in a `wasm32` build.
 
 mod answers;
 #[doc(hidden)]
 pub mod bindings;
+pub mod testing;
 
 pub use answers::*;
 pub use bindings::exports::slotwise::plugin::types::*;
@@ -104,13 +108,30 @@ pub fn metadata<P: Plugin>() -> PluginMetadata {
 /// # Errors
 /// What is wrong, naming the field, like `windows[0].start: invalid type`.
 pub fn settings<T: serde::de::DeserializeOwned>(text: &str) -> Result<T, String> {
-    serde_json::from_str(text).map_err(|e| format!("bad settings: {e}"))
+    let mut json = serde_json::Deserializer::from_str(text);
+    serde_path_to_error::deserialize(&mut json).map_err(|e| {
+        let path = e.path().to_string();
+        let inner = e.into_inner();
+        // A path of `.` is the settings as a whole: nothing to name.
+        if path == "." {
+            format!("bad settings: {inner}")
+        } else {
+            format!("bad settings: {path}: {inner}")
+        }
+    })
 }
 
 /// Exports plugin type `$plugin` as the component's `slotwise:plugin` exports.
 #[macro_export]
 macro_rules! export {
     ($plugin:ty) => {
+        // Only a WebAssembly build exports: a native build (unit tests of
+        // the plugin's decisions) cannot link the export names, which hold
+        // `:` and `@`. Natively, naming the constructor keeps the plugin
+        // type from reading as dead code.
+        #[cfg(not(target_arch = "wasm32"))]
+        const _: fn() -> $plugin = <$plugin as ::core::default::Default>::default;
+        #[cfg(target_arch = "wasm32")]
         const _: () = {
             struct Exported;
 

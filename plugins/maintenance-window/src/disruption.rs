@@ -1,0 +1,69 @@
+//! Which proposed changes disrupt: those that take down an allocation that is still serving.
+
+use slotwise_plugin::{
+    CandidateView, ChangeKind, Classification, ClientStatus, ProposedChange, SlotProposal,
+};
+
+/// The changes of `proposal` that take down a serving allocation, in
+/// proposal order.
+///
+/// Only stops, migrations and destructive updates end an allocation.
+/// Placements add capacity, in-place updates keep the allocation running,
+/// and disconnect, reconnect and follow-ups record what the cluster already
+/// did. Ending an allocation that no longer serves (failed, complete, or
+/// lost with its node) is clean-up: holding it back would only hold up its
+/// replacement.
+pub fn disruptive(proposal: &SlotProposal) -> Vec<&ProposedChange> {
+    proposal
+        .changes
+        .iter()
+        .filter(|change| ends_an_allocation(change.kind))
+        .filter(|change| {
+            let candidate = change.allocation.as_ref().and_then(|id| {
+                proposal
+                    .slot
+                    .candidates
+                    .iter()
+                    .find(|c| &c.allocation == id)
+            });
+            // A change about an allocation the slot does not list cannot be
+            // judged; counting it errs on the side of caution.
+            candidate.is_none_or(serving)
+        })
+        .collect()
+}
+
+fn ends_an_allocation(kind: ChangeKind) -> bool {
+    matches!(
+        kind,
+        ChangeKind::Stop | ChangeKind::Migrate | ChangeKind::DestructiveUpdate
+    )
+}
+
+fn serving(candidate: &CandidateView) -> bool {
+    matches!(
+        candidate.client_status,
+        ClientStatus::Running | ClientStatus::Pending
+    ) && !matches!(
+        candidate.classification,
+        Classification::Lost | Classification::Expiring
+    )
+}
+
+/// How a change reads in a reason: `destructive update of web-3`.
+pub fn describe(change: &ProposedChange) -> String {
+    let kind = match change.kind {
+        ChangeKind::Stop => "stop",
+        ChangeKind::Migrate => "migration",
+        ChangeKind::DestructiveUpdate => "destructive update",
+        ChangeKind::Place => "placement",
+        ChangeKind::InPlaceUpdate => "in-place update",
+        ChangeKind::Disconnect => "disconnect",
+        ChangeKind::Reconnect => "reconnect",
+        ChangeKind::AttachFollowup => "follow-up",
+    };
+    match &change.allocation {
+        Some(id) => format!("{kind} of {id}"),
+        None => kind.to_string(),
+    }
+}

@@ -1,0 +1,111 @@
+//! The zone-drain plugin: on pre-slot, reclassifies the serving allocations on nodes of the listed zones as migrating, so the reconciler moves them as a node drain would.
+//!
+//! The zone is a node attribute (`node.meta`), read under a configurable key.
+
+use serde::Deserialize;
+use slotwise_plugin::{
+    proceed, Adjustment, CandidateAdjustment, CandidateView, Classification, ClientStatus, Plugin,
+    PreSlotAnswer, PreSlotDecision, SlotView,
+};
+use std::collections::BTreeSet;
+
+/// The plugin, configured.
+#[derive(Default)]
+pub struct ZoneDrain {
+    zones: BTreeSet<String>,
+    key: String,
+}
+
+/// The settings as written.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+struct Settings {
+    /// The zones to drain.
+    zones: Vec<String>,
+    /// The node attribute holding a node's zone. Default `zone`.
+    meta_key: Option<String>,
+}
+
+impl Plugin for ZoneDrain {
+    const NAME: &'static str = "zone-drain";
+    const VERSION: &'static str = "0.1.0";
+    const DESCRIPTION: &'static str =
+        "Migrates allocations off the nodes of listed zones, read from node metadata.";
+
+    fn configure(&mut self, settings: &str) -> Result<(), String> {
+        let settings: Settings = slotwise_plugin::settings(settings)?;
+        if settings.zones.is_empty() {
+            return Err("zones: empty; name at least one zone to drain".into());
+        }
+        if let Some(i) = settings.zones.iter().position(|z| z.trim().is_empty()) {
+            return Err(format!("zones[{i}]: empty; a zone has a name"));
+        }
+        let key = settings.meta_key.unwrap_or_else(|| "zone".into());
+        if key.trim().is_empty() {
+            return Err("meta-key: empty; name the node attribute that holds the zone".into());
+        }
+        self.zones = settings.zones.into_iter().collect();
+        self.key = key;
+        Ok(())
+    }
+
+    fn pre_slot(&mut self, slot: &SlotView) -> PreSlotAnswer {
+        let drained: Vec<(&CandidateView, &str)> = slot
+            .candidates
+            .iter()
+            .filter(|c| movable(c))
+            .filter_map(|c| self.drained_zone(c).map(|zone| (c, zone)))
+            .collect();
+        if drained.is_empty() {
+            return proceed();
+        }
+        let moved: Vec<String> = drained
+            .iter()
+            .map(|(c, zone)| format!("{} on node {} in zone {zone}", c.allocation, c.node.id))
+            .collect();
+        PreSlotAnswer {
+            decision: PreSlotDecision::Adjust(Adjustment {
+                candidates: drained
+                    .iter()
+                    .map(|(c, _)| CandidateAdjustment {
+                        allocation: c.allocation.clone(),
+                        reclassify: Some(Classification::Migrate),
+                        update: None,
+                    })
+                    .collect(),
+                reason: format!("zone drain moves {}", moved.join(", ")),
+            }),
+            ext: None,
+        }
+    }
+}
+
+impl ZoneDrain {
+    /// The zone of `candidate`'s node, when it is one to drain.
+    fn drained_zone<'c>(&self, candidate: &'c CandidateView) -> Option<&'c str> {
+        candidate
+            .node
+            .meta
+            .iter()
+            .find(|(key, _)| *key == self.key)
+            .map(|(_, zone)| zone.as_str())
+            .filter(|zone| self.zones.contains(*zone))
+    }
+}
+
+/// Whether the reconciler would otherwise leave `candidate` running where
+/// it is. Allocations already lost, migrating, disconnected or finished are
+/// the reconciler's business: turning them into migrations would stop what
+/// is not running, or replace what is coming back.
+fn movable(candidate: &CandidateView) -> bool {
+    candidate.classification == Classification::Untainted
+        && matches!(
+            candidate.client_status,
+            ClientStatus::Running | ClientStatus::Pending
+        )
+}
+
+slotwise_plugin::export!(ZoneDrain);
+
+#[cfg(test)]
+mod tests;
