@@ -76,7 +76,9 @@ impl Item<'_> {
                     monitor: c.monitor,
                     answer,
                 }),
-                Err(cause) if c.fail_open => tally.failures.push(PluginFailure {
+                // What a monitoring plugin does never changes the outcome,
+                // so its failures are reported as a failing-open one's are.
+                Err(cause) if c.fail_open || c.monitor => tally.failures.push(PluginFailure {
                     plugin,
                     hook: crate::session::hook_name(self.hook).to_string(),
                     group: Some(self.group.to_string()),

@@ -1,4 +1,6 @@
-//! The `bench` command: reconcile times natively and through the component, on generated rolling updates.
+//! The `bench` command: reconcile times natively and through the component, on generated rolling updates, and what plugin hooks add.
+
+mod hooks;
 
 use anyhow::{Context, Result};
 use slotwise_host::component::precompile;
@@ -17,8 +19,9 @@ use std::time::{Duration, Instant};
 const SECOND: i64 = 1_000_000_000;
 const NOW: i64 = 1_767_225_600 * SECOND;
 
-/// Prints the figures for each size, then the cost of a small reconcile.
-pub fn run(component_path: &Path, sizes: &[usize], rounds: usize) -> Result<()> {
+/// Prints the figures for each size, the cost of a small reconcile, then
+/// what plugins found in `shipped` add per hook call.
+pub fn run(component_path: &Path, shipped: &Path, sizes: &[usize], rounds: usize) -> Result<()> {
     let reconciler = ComponentReconciler::load(component_path)?;
     println!("rolling update: 60% old version, 30% new, 5% failed, 2% on a down node, 1% draining");
     println!("times: median of {rounds} reconciles (best in parentheses)\n");
@@ -49,7 +52,8 @@ pub fn run(component_path: &Path, sizes: &[usize], rounds: usize) -> Result<()> 
             through.median.as_secs_f64() / native.median.as_secs_f64()
         );
     }
-    small(component_path, rounds.max(200))
+    small(component_path, rounds.max(200))?;
+    hooks::run(&reconciler, shipped, rounds)
 }
 
 /// Loading a precompiled component, then instantiation plus a count-10

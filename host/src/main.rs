@@ -4,6 +4,7 @@ mod bench;
 mod check;
 mod clock;
 mod locate;
+mod playground;
 mod plugin_command;
 mod render;
 
@@ -83,6 +84,16 @@ enum Command {
     /// Look into plugins, and measure them.
     #[command(subcommand)]
     Plugin(plugin_command::PluginCommand),
+    /// Serve the browser playground on 127.0.0.1.
+    Playground {
+        /// The port; 0 picks a free one.
+        #[arg(long, default_value_t = playground::DEFAULT_PORT)]
+        port: u16,
+        /// The playground's built files. Default: beside this executable, or
+        /// where `cargo xtask playground` builds them.
+        #[arg(long)]
+        dir: Option<PathBuf>,
+    },
     /// Compile the component ahead of time.
     Precompile {
         /// The component.
@@ -151,7 +162,7 @@ fn run(cli: Cli) -> Result<bool> {
         }
         Command::Bench { sizes, rounds } => {
             let path = locate::component(cli.component.clone())?;
-            bench::run(&path, sizes, *rounds)?;
+            bench::run(&path, &shipped, sizes, *rounds)?;
             Ok(true)
         }
         Command::Input { file } => {
@@ -169,6 +180,10 @@ fn run(cli: Cli) -> Result<bool> {
             Ok(true)
         }
         Command::Plugin(command) => plugin_command::run(command, &component, &shipped),
+        Command::Playground { port, dir } => {
+            playground::serve(&playground::dist_dir(dir.clone())?, *port)?;
+            Ok(true)
+        }
         Command::Precompile { wasm, out } => {
             component::precompile(wasm, out)
                 .with_context(|| format!("precompiling {}", wasm.display()))?;

@@ -5,8 +5,10 @@
 //! time, or exceeds its memory replies with what went wrong and is not asked
 //! again in that reconcile (its instance cannot be entered again); the
 //! reconciler then skips it or ends the reconcile, as the plugin's on-error
-//! says.
+//! says. An answer larger than the host keeps is dropped at once, as a
+//! failure of the plugin.
 
+pub mod answer_size;
 pub mod loading;
 pub mod sandbox;
 pub mod usage;
@@ -22,7 +24,7 @@ use crate::wit::{
 };
 use loading::{Live, LoadError, LoadedPlugin};
 use sandbox::Sandbox;
-use slotwise_scenario::{Mode, OnError, PluginEntry};
+use slotwise_scenario::{Mode, PluginEntry};
 use std::collections::BTreeMap;
 use std::path::Path;
 use std::time::Instant;
@@ -83,14 +85,15 @@ impl PluginSet {
             let loaded = loaded.and_then(|p| match plugins.iter().find(|q| q.name == p.name) {
                 Some(_) => Err(LoadError {
                     plugin: p.name.clone(),
+                    version: Some(p.metadata.version.clone()),
                     cause: "another plugin goes by the same name; give one a `name`".into(),
                 }),
                 None => Ok(p),
             });
-            match (loaded, entry.on_error) {
-                (Ok(p), _) => plugins.push(p),
-                (Err(e), OnError::FailOpen) => unloaded.push(e),
-                (Err(e), OnError::FailClosed) => return Err(crate::HostError::PluginLoad(e)),
+            match loaded {
+                Ok(p) => plugins.push(p),
+                Err(e) if entry.fails_open() => unloaded.push(e),
+                Err(e) => return Err(crate::HostError::PluginLoad(e)),
             }
         }
         let lifetime = vec![Usage::default(); plugins.len()];
@@ -176,7 +179,7 @@ impl PluginSet {
                 }
                 if let Some(answer) = ask(self, p, item) {
                     let plugin = &self.plugins[p];
-                    closed = answer.is_err() && plugin.on_error == OnError::FailClosed;
+                    closed = answer.is_err() && !plugin.fails_open();
                     replies.push((plugin.name.clone(), answer));
                 }
             }
@@ -204,7 +207,7 @@ impl Policy for PluginSet {
                     .filter(|&h| p.implements(h))
                     .collect(),
                 monitor: p.mode == Mode::Monitor,
-                fail_open: p.on_error == OnError::FailOpen,
+                fail_open: p.fails_open(),
             })
             .collect()
     }
@@ -228,10 +231,11 @@ impl Policy for PluginSet {
         requests: &mut [PromotionRequest],
     ) -> Result<Vec<Vec<PromotionReply>>, crate::HostError> {
         let replies = self.replies(Hook::Promotion, requests, |set, p, request| {
-            set.ask(p, Hook::Promotion, |live| match &live.promotion {
+            let answer = set.ask(p, Hook::Promotion, |live| match &live.promotion {
                 Some(g) => g.call_promotion(&mut live.store, request),
                 None => Err(wasmtime::Error::msg("exports no promotion hook")),
-            })
+            });
+            answer.map(|a| a.and_then(|a| answer_size::promotion(&a).map(|()| a)))
         });
         Ok(tag(
             replies,
@@ -246,10 +250,11 @@ impl Policy for PluginSet {
         let replies = self.replies(Hook::PreSlot, slots, |set, p, slot| {
             slot.ext = set.ext_of(p, &slot.group, slot.index);
             let view: &SlotView = slot;
-            set.ask(p, Hook::PreSlot, |live| match &live.pre_slot {
+            let answer = set.ask(p, Hook::PreSlot, |live| match &live.pre_slot {
                 Some(g) => g.call_pre_slot(&mut live.store, view),
                 None => Err(wasmtime::Error::msg("exports no pre-slot hook")),
-            })
+            });
+            answer.map(|a| a.and_then(|a| answer_size::pre_slot(&a).map(|()| a)))
         });
         Ok(tag(
             replies,
@@ -264,10 +269,11 @@ impl Policy for PluginSet {
         let replies = self.replies(Hook::PostSlot, proposals, |set, p, proposal| {
             proposal.slot.ext = set.ext_of(p, &proposal.slot.group, proposal.slot.index);
             let view: &SlotProposal = proposal;
-            set.ask(p, Hook::PostSlot, |live| match &live.post_slot {
+            let answer = set.ask(p, Hook::PostSlot, |live| match &live.post_slot {
                 Some(g) => g.call_post_slot(&mut live.store, view),
                 None => Err(wasmtime::Error::msg("exports no post-slot hook")),
-            })
+            });
+            answer.map(|a| a.and_then(|a| answer_size::post_slot(&a).map(|()| a)))
         });
         Ok(tag(
             replies,

@@ -43,6 +43,20 @@ pub struct PluginEntry {
     pub limits: LimitsFile,
 }
 
+impl PluginEntry {
+    /// Whether a failure of the plugin is reported rather than ending the reconcile.
+    pub fn fails_open(&self) -> bool {
+        fails_open(self.on_error, self.mode)
+    }
+}
+
+/// Whether a failure of a plugin is reported rather than ending the
+/// reconcile: it fails open, or it only monitors, and what a monitoring
+/// plugin does, failing included, never changes the outcome.
+pub fn fails_open(on_error: OnError, mode: Mode) -> bool {
+    on_error == OnError::FailOpen || mode == Mode::Monitor
+}
+
 /// What a failure of a plugin does.
 #[derive(Deserialize, JsonSchema, Clone, Copy, Debug, Default, PartialEq, Eq)]
 #[serde(rename_all = "kebab-case")]

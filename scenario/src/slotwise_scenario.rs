@@ -15,7 +15,9 @@ mod time;
 pub use expect::{Expectation, Failure};
 pub use file::ScenarioFile;
 pub use input::DEFAULT_NOW;
-pub use plugins::{parse_size, ByteSize, LimitsFile, Mode, OnError, PluginEntry, PluginsFile};
+pub use plugins::{
+    fails_open, parse_size, ByteSize, LimitsFile, Mode, OnError, PluginEntry, PluginsFile,
+};
 pub use policy::{PolicyFile, ScriptedPolicy};
 pub use time::{parse_duration, Duration};
 

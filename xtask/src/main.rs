@@ -2,7 +2,8 @@
 //!
 //! - `build`: the reconciler component (guest built for `wasm32-unknown-unknown`,
 //!   wrapped with `wit-component`, checked to import nothing), the shipped
-//!   plugins (built the same way), the host, and the component precompiled for it.
+//!   plugins (Rust ones built the same way, JavaScript ones with `jco
+//!   componentize`), the host, and the component precompiled for it.
 //! - `plugins`: only the shipped plugins.
 //! - `demo`: `build`, then the reconciler on a bundled example.
 //! - `test`: every check CI runs.
@@ -108,6 +109,8 @@ fn test(ws: &Workspace) -> Result<()> {
 fn bench(ws: &Workspace, args: &[String]) -> Result<()> {
     ws.rustup_target("wasm32-unknown-unknown")?;
     let component = component::build(ws)?;
+    // The hook figures are measured with the shipped plugins.
+    plugins::build(ws)?;
     ws.cargo(&["build", "--release", "--package", "slotwise-host"])?;
     let slotwise = ws.root.join("target/release/slotwise");
     let mut full = vec![

@@ -12,10 +12,15 @@ use wasmtime::Store;
 
 /// A plugin that could not be loaded, and why.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("cannot load plugin {plugin}: {cause}")]
+#[error(
+    "cannot load plugin {plugin}{}: {cause}",
+    .version.as_ref().map(|v| format!(" {v}")).unwrap_or_default()
+)]
 pub struct LoadError {
     /// The plugin's file, or its name once known.
     pub plugin: String,
+    /// Its version, once its metadata is read.
+    pub version: Option<String>,
     /// What is wrong.
     pub cause: String,
 }
@@ -173,6 +178,7 @@ pub fn file_of(entry: &PluginEntry, base: &Path, shipped: &Path) -> Result<PathB
         (None, Some(name)) => Ok(shipped.join(format!("{name}.wasm"))),
         _ => Err(LoadError {
             plugin: "(unnamed)".into(),
+            version: None,
             cause: "a plugin entry gives either `path` or `plugin`, and only one".into(),
         }),
     }
@@ -191,16 +197,13 @@ pub fn load(
     path: &Path,
 ) -> Result<LoadedPlugin, LoadError> {
     let plugin = prepare(sandbox, entry, path)?;
-    let mut live = plugin
-        .instantiate_bare(sandbox)
-        .map_err(|cause| LoadError {
-            plugin: plugin.name.clone(),
-            cause,
-        })?;
-    plugin.configure(&mut live).map_err(|cause| LoadError {
+    let refuse = |cause| LoadError {
         plugin: plugin.name.clone(),
+        version: Some(plugin.metadata.version.clone()),
         cause,
-    })?;
+    };
+    let mut live = plugin.instantiate_bare(sandbox).map_err(refuse)?;
+    plugin.configure(&mut live).map_err(refuse)?;
     Ok(plugin)
 }
 
@@ -217,6 +220,7 @@ pub fn prepare(
     let shown = path.display().to_string();
     let refuse = |cause: String| LoadError {
         plugin: shown.clone(),
+        version: None,
         cause,
     };
     let bytes = std::fs::read(path).map_err(|e| refuse(format!("cannot read the file: {e}")))?;
@@ -348,6 +352,11 @@ pub fn prepare(
 }
 
 impl LoadedPlugin {
+    /// Whether a failure of it is reported rather than ending the reconcile.
+    pub fn fails_open(&self) -> bool {
+        slotwise_scenario::fails_open(self.on_error, self.mode)
+    }
+
     /// A fresh instance, configured with the plugin's settings.
     ///
     /// # Errors

@@ -198,7 +198,11 @@ pub fn failure(e: &wasmtime::Error, limits: Limits) -> String {
             "overran its deadline of {} per call",
             slotwise_reconciler::phrasing::duration(limits.deadline.as_nanos() as i64)
         ),
-        Some(trap) => format!("trapped: {trap}"),
+        // wasmtime's text starts `wasm trap: `, which would say it twice.
+        Some(trap) => {
+            let text = trap.to_string();
+            format!("trapped: {}", text.trim_start_matches("wasm trap: "))
+        }
         // A refused memory growth carries the limiter's own message.
         None => format!("{}", e.root_cause()),
     }
