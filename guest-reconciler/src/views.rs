@@ -16,7 +16,7 @@ pub(crate) fn candidate(c: &Candidate, now: Timestamp) -> plugin::CandidateView 
             id: c.node.id.clone(),
             status: node_status(c.node.status),
             draining: c.node.draining,
-            meta: c.node.meta.clone(),
+            meta: (!c.node.meta.is_empty()).then(|| c.node.meta.clone()),
         },
         client_status: client_status(observed.client_status),
         healthy: observed.health.as_ref().and_then(|h| h.healthy),
@@ -25,7 +25,7 @@ pub(crate) fn candidate(c: &Candidate, now: Timestamp) -> plugin::CandidateView 
         classification: classification(class),
         rule: rule.name.to_string(),
         update: c.update.map(update_kind),
-        meta: observed.meta.clone().unwrap_or_default(),
+        meta: observed.meta.clone().filter(|m| !m.is_empty()),
     }
 }
 

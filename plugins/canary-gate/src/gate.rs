@@ -92,7 +92,11 @@ impl Gate {
 
     /// The canary's metric: absent, a number, or the text that is not one.
     fn metric_of<'c>(&self, canary: &'c CandidateView) -> Option<Result<f64, &'c str>> {
-        let (_, text) = canary.meta.iter().find(|(key, _)| *key == self.metric)?;
+        let (_, text) = canary
+            .meta
+            .iter()
+            .flatten()
+            .find(|(key, _)| *key == self.metric)?;
         Some(
             text.trim()
                 .parse::<f64>()

@@ -19,8 +19,7 @@ fn canary(id: &str, minutes: i64, rate: Option<&str>) -> CandidateView {
     c.canary = true;
     c.healthy = Some(true);
     c.healthy_since = Some(NOW - minutes * MINUTE);
-    c.meta
-        .extend(rate.map(|r| ("error-rate".to_string(), r.to_string())));
+    c.meta = rate.map(|r| vec![("error-rate".to_string(), r.to_string())]);
     c
 }
 

@@ -2,7 +2,7 @@
 //!
 //! ```ignore
 //! let mut c = slotwise_plugin::testing::candidate("web-0");
-//! c.node.meta.push(("zone".into(), "eu-1a".into()));
+//! c.node.meta = Some(vec![("zone".into(), "eu-1a".into())]);
 //! let slot = slotwise_plugin::testing::slot(0, vec![c]);
 //! assert!(matches!(MyPlugin::default().pre_slot(&slot).decision, PreSlotDecision::Proceed));
 //! ```
@@ -25,7 +25,7 @@ pub fn candidate(id: &str) -> CandidateView {
             id: format!("node-{id}"),
             status: NodeStatus::Ready,
             draining: false,
-            meta: Vec::new(),
+            meta: None,
         },
         client_status: ClientStatus::Running,
         healthy: None,
@@ -34,7 +34,7 @@ pub fn candidate(id: &str) -> CandidateView {
         classification: Classification::Untainted,
         rule: "untainted".to_string(),
         update: None,
-        meta: Vec::new(),
+        meta: None,
     }
 }
 

@@ -6,7 +6,7 @@ use slotwise_plugin::{CandidateView, Classification, ClientStatus, Plugin, PreSl
 
 fn in_zone(id: &str, key: &str, zone: &str) -> CandidateView {
     let mut c = candidate(id);
-    c.node.meta.push((key.into(), zone.into()));
+    c.node.meta = Some(vec![(key.into(), zone.into())]);
     c
 }
 

@@ -87,6 +87,7 @@ impl ZoneDrain {
             .node
             .meta
             .iter()
+            .flatten()
             .find(|(key, _)| *key == self.key)
             .map(|(_, zone)| zone.as_str())
             .filter(|zone| self.zones.contains(*zone))
