@@ -8,8 +8,10 @@
 //! - `demo`: `build`, then the reconciler on a bundled example.
 //! - `test`: every check CI runs.
 //! - `bench`: the benchmark, in release mode.
+//! - `playground`: the browser playground's static files, with the components it bundles.
 
 mod component;
+mod playground;
 mod plugins;
 mod run;
 mod wit_types;
@@ -29,7 +31,10 @@ fn main() -> Result<()> {
         Some("demo") => demo(&ws),
         Some("test") => test(&ws),
         Some("bench") => bench(&ws, &args[1..]),
-        _ => bail!("usage: cargo xtask <build | plugins | demo | test | bench [args]>"),
+        Some("playground") => playground::build(&ws),
+        _ => {
+            bail!("usage: cargo xtask <build | plugins | demo | test | bench [args] | playground>")
+        }
     }
 }
 
@@ -103,6 +108,7 @@ fn test(ws: &Workspace) -> Result<()> {
         )
     })?;
     ws.step("embedding in Node", || ws.node_test())?;
+    ws.step("playground", || playground::test(ws))?;
     Ok(())
 }
 

@@ -1,0 +1,53 @@
+/** The components the playground runs: the reconciler the host runs, and the scenario reader, both transpiled by jco at build time. */
+
+import { instantiateFresh as reconcilerInstance } from '../generated/reconciler/index.js';
+import { instantiateFresh as readerInstance } from '../generated/scenario-reader/index.js';
+
+/** The reconciler's exports, as jco renders them. */
+export interface Reconciler {
+  reconcile: { reconcile(input: unknown): unknown };
+  session: {
+    Session: {
+      open(input: unknown, plugins: unknown): { next(replies: unknown): unknown };
+    };
+  };
+}
+
+/** The reader's exports, as jco renders them. */
+export interface Reader {
+  reader: {
+    read(text: string, syntax: Syntax): {
+      description?: string;
+      input: string;
+      plugins: ReaderPluginEntry[];
+      scripted?: string;
+    };
+    scriptedReplies(text: string, syntax: Syntax, question: string): string;
+  };
+}
+
+export type Syntax = 'yaml' | 'json';
+
+export interface ReaderPluginEntry {
+  plugin?: string;
+  path?: string;
+  name?: string;
+  sha256?: string;
+  settings: string;
+  monitor: boolean;
+  failOpen: boolean;
+  deadline?: bigint;
+}
+
+/** A fresh reconciler instance: the host, too, gives each reconcile its own. */
+export async function freshReconciler(): Promise<Reconciler> {
+  return (await reconcilerInstance()) as Reconciler;
+}
+
+let reader: Promise<Reader> | undefined;
+
+/** The reader: it keeps nothing between calls, so one instance serves. */
+export function scenarioReader(): Promise<Reader> {
+  reader ??= readerInstance() as Promise<Reader>;
+  return reader;
+}

@@ -1,0 +1,313 @@
+/** The plan of a round: per group a slot table with candidates, decisions and what plugins changed, the counters, the deployment, follow-ups and the step report. */
+
+import type { Allocation, ClusterNode, GroupPlan, Plan, ReconcileInput, SlotReport } from '../contract.ts';
+import type { Outcome } from '../reconcile.ts';
+import { clock, relative } from '../time.ts';
+import { h } from './dom.ts';
+
+/** One change a plan makes in a slot, as the CLI's table lists it. */
+interface Change {
+  kind: string;
+  slot: number;
+  allocation: string | null;
+  reason: string;
+  message: string;
+}
+
+/** Every change of a group's plan, in the CLI table's order of lists. */
+function changesOf(group: GroupPlan): Change[] {
+  const of = (kind: string, list: { 'name-index': number; allocation?: string; reason: string; message: string }[]) =>
+    list.map((d) => ({ kind, slot: d['name-index'], allocation: d.allocation ?? null, reason: d.reason, message: d.message }));
+  return [
+    ...group.placements.map((p) => ({
+      kind: p.canary ? 'place canary' : 'place',
+      slot: p['name-index'],
+      allocation: p['previous-allocation'],
+      reason: p.reason,
+      message: p.message,
+    })),
+    ...of('stop', group.stops),
+    ...of('in-place', group['in-place-updates']),
+    ...of('replace', group['destructive-updates']),
+    ...of('attach follow-up', group['attribute-updates']),
+    ...of('disconnect', group['disconnect-updates']),
+    ...of('reconnect', group['reconnect-updates']),
+  ];
+}
+
+export function renderOutcome(input: ReconcileInput, outcome: Outcome): HTMLElement {
+  if ('inputError' in outcome) {
+    return errorCard('The reconciler refused the input', `${outcome.inputError.field}: ${outcome.inputError.message}`);
+  }
+  if ('sessionError' in outcome) {
+    const e = outcome.sessionError;
+    const where = [e.plugin && `plugin ${e.plugin}`, e.group && `group ${e.group}`, e.slot !== null && `slot ${e.slot}`]
+      .filter(Boolean)
+      .join(', ');
+    return errorCard('The reconcile ended without a plan', `${where ? `${where}: ` : ''}${e.message}`);
+  }
+  if ('hostError' in outcome) {
+    return errorCard('The plugins cannot be loaded', outcome.hostError);
+  }
+  return renderPlan(input, outcome.plan);
+}
+
+function errorCard(title: string, message: string): HTMLElement {
+  return h('section', { class: 'card error-card', role: 'alert', 'data-testid': 'outcome-error' }, h('h3', {}, title), h('p', {}, message));
+}
+
+function renderPlan(input: ReconcileInput, plan: Plan): HTMLElement {
+  const allocations = new Map<string, Allocation>();
+  for (const g of input.allocations) for (const a of g.allocations) allocations.set(a.spec.id, a);
+  return h(
+    'div',
+    { class: 'plan', 'data-testid': 'plan' },
+    plan.groups.map((g) => renderGroup(input, plan, g, allocations)),
+    renderDeployment(input, plan),
+    renderPolicy(plan),
+    renderSteps(plan),
+  );
+}
+
+function renderGroup(input: ReconcileInput, plan: Plan, group: GroupPlan, allocations: Map<string, Allocation>): HTMLElement {
+  const count = input.job?.groups.find((g) => g.name === group.group)?.count;
+  const changes = changesOf(group);
+  const slots = new Map<number, SlotReport | null>(group.slots.map((s) => [s.index, s]));
+  for (const c of changes) if (!slots.has(c.slot)) slots.set(c.slot, null);
+  const rows = [...slots.entries()].sort(([a], [b]) => a - b);
+  const counters = Object.entries(group.counters).filter(([, n]) => n > 0);
+  return h(
+    'section',
+    { class: 'card group', 'data-group': group.group, 'aria-label': `group ${group.group}` },
+    h('h3', {}, group.group, count === undefined ? ' (no longer in the job)' : ` · count ${count}`),
+    h(
+      'p',
+      { class: 'counters', 'data-testid': 'counters' },
+      counters.length === 0
+        ? 'nothing to change'
+        : counters.map(([name, n], i) => [i > 0 ? ' · ' : '', h('span', { 'data-counter': name }, `${name} ${n}`)]),
+    ),
+    h(
+      'table',
+      { class: 'slots' },
+      h('caption', { class: 'visually-hidden' }, `Slots of ${group.group}`),
+      h(
+        'thead',
+        {},
+        h('tr', {}, h('th', { scope: 'col' }, 'Slot'), h('th', { scope: 'col' }, 'Candidates'), h('th', { scope: 'col' }, 'Decision'), h('th', { scope: 'col' }, 'Plugins')),
+      ),
+      h(
+        'tbody',
+        {},
+        rows.map(([index, report]) =>
+          renderSlot(index, report, changes.filter((c) => c.slot === index), plan, group.group, allocations, input.nodes),
+        ),
+      ),
+    ),
+    renderFollowups(input, group),
+  );
+}
+
+function renderSlot(
+  index: number,
+  report: SlotReport | null,
+  changes: Change[],
+  plan: Plan,
+  group: string,
+  allocations: Map<string, Allocation>,
+  nodes: ClusterNode[],
+): HTMLElement {
+  const actions = plan['policy-actions'].filter((a) => a.group === group && a.slot === index);
+  const failures = plan['plugin-failures'].filter((f) => f.group === group && f.slot === index);
+  const surplus = report !== null && !report['within-count'];
+  return h(
+    'tr',
+    { class: surplus ? 'surplus' : null, 'data-slot': index },
+    h('th', { scope: 'row' }, index, surplus ? h('span', { class: 'muted' }, ' surplus') : null),
+    h(
+      'td',
+      {},
+      report === null || report.candidates.length === 0
+        ? h('span', { class: 'muted' }, 'empty')
+        : h(
+            'ul',
+            { class: 'candidates' },
+            report.candidates.map((c) =>
+              h(
+                'li',
+                {},
+                h('code', {}, c.allocation),
+                ' ',
+                badges(allocations.get(c.allocation), nodes, c.classification),
+                h('div', { class: 'outcome', title: `rule: ${c.rule}` }, c.outcome),
+              ),
+            ),
+          ),
+    ),
+    h(
+      'td',
+      {},
+      // With changes listed, the slot's decision sentence only says them again.
+      report && changes.length === 0 ? h('div', { class: 'decision' }, report.decision) : null,
+      changes.length === 0
+        ? null
+        : h(
+            'ul',
+            { class: 'changes' },
+            changes.map((c) =>
+              h(
+                'li',
+                {
+                  'data-change': c.kind,
+                  'data-slot': c.slot,
+                  'data-allocation': c.allocation ?? '',
+                  'data-reason': c.reason,
+                },
+                h('span', { class: `change change-${c.kind.split(' ')[0]}` }, c.kind),
+                c.allocation ? [' ', h('code', {}, c.allocation)] : null,
+                ' ',
+                h('span', { class: 'reason' }, c.reason),
+                h('div', { class: 'why' }, c.message),
+              ),
+            ),
+          ),
+    ),
+    h(
+      'td',
+      {},
+      // The slot's explanation already words what policies did; without one, their actions do.
+      report !== null ? report.policy.map((p) => h('div', { class: 'policy' }, p)) : null,
+      report === null &&
+        actions.map((a) =>
+          h('div', { class: a.applied ? 'policy' : 'policy not-applied' }, `${a.plugin}: ${a.verdict}${a.applied ? '' : ' (not applied)'} — ${a.reason}`),
+        ),
+      failures.map((f) => h('div', { class: 'policy failure' }, `${f.plugin} failed at ${f.hook}: ${f.cause}`)),
+    ),
+  );
+}
+
+/** The badges of a candidate: what its client, its node, the deployment watcher and the classification say of it. */
+function badges(alloc: Allocation | undefined, nodes: ClusterNode[], classification: string | null): HTMLElement[] {
+  const out: [string, string][] = [];
+  if (alloc !== undefined) {
+    const o = alloc.observed;
+    const node = nodes[alloc.spec.node];
+    if (node !== undefined && node.status !== 'ready') out.push([`node ${node.id} ${node.status}`, `node-${node.status}`]);
+    if (node?.draining) out.push([`node ${node.id} draining`, 'migrating']);
+    out.push([o['client-status'], `client-${o['client-status']}`]);
+    if (o['desired-status'] !== 'run') out.push([`desired ${o['desired-status']}`, 'stopping']);
+    if (o.health?.canary) out.push(['canary', 'canary']);
+    if (o.health?.healthy === true) out.push(['healthy', 'healthy']);
+    if (o.health?.healthy === false) out.push(['unhealthy', 'unhealthy']);
+    if (o['desired-transition']?.migrate) out.push(['migrating', 'migrating']);
+    out.push([`v${alloc.spec['job-version']}`, 'version']);
+  }
+  if (classification !== null && classification !== 'untainted') {
+    out.push([classification === 'migrate' ? 'migrating' : classification, `class-${classification}`]);
+  }
+  const seen = new Set<string>();
+  return out
+    .filter(([text]) => !seen.has(text) && seen.add(text))
+    .map(([text, kind]) => h('span', { class: `badge badge-${kind}` }, text));
+}
+
+function renderFollowups(input: ReconcileInput, group: GroupPlan): HTMLElement | null {
+  if (group['followup-evals'].length === 0) return null;
+  return h(
+    'div',
+    { class: 'followups' },
+    h('h4', {}, 'Follow-up evaluations'),
+    h(
+      'ul',
+      {},
+      group['followup-evals'].map((f) =>
+        h('li', {}, h('code', {}, f.id.slice(0, 8)), ` ${f.trigger}, ${relative(f['wait-until'], input.now)} (${clock(f['wait-until'])}): ${f.message}`),
+      ),
+    ),
+  );
+}
+
+function renderDeployment(input: ReconcileInput, plan: Plan): HTMLElement {
+  const created = plan.deployment;
+  const existing = input.deployment;
+  const shown = created ?? existing;
+  const body: (HTMLElement | string)[] = [];
+  if (shown === null) {
+    body.push(h('p', { class: 'muted' }, 'No deployment, and none created.'));
+  } else {
+    body.push(
+      h('p', {}, h('code', {}, shown.id.slice(0, 8)), ` · version ${shown['job-version']} · `, h('span', { class: `badge badge-deploy-${shown.status}` }, shown.status), created ? ' · created by this plan' : ''),
+      h('p', { class: 'muted' }, shown.description),
+      h(
+        'table',
+        { class: 'deployment-groups' },
+        h('thead', {}, h('tr', {}, ['group', 'promoted', 'canaries', 'placed', 'healthy', 'unhealthy', 'total'].map((c) => h('th', { scope: 'col' }, c)))),
+        h(
+          'tbody',
+          {},
+          shown.groups.map((g) =>
+            h(
+              'tr',
+              {},
+              h('th', { scope: 'row' }, g.group),
+              h('td', {}, g.promoted ? 'yes' : 'no'),
+              h('td', {}, `${g['placed-canaries'].length} of ${g['desired-canaries']}`),
+              h('td', {}, g['placed-allocs']),
+              h('td', {}, g['healthy-allocs']),
+              h('td', {}, g['unhealthy-allocs']),
+              h('td', {}, g['desired-total']),
+            ),
+          ),
+        ),
+      ),
+    );
+  }
+  for (const u of plan['deployment-updates']) {
+    body.push(h('p', { 'data-testid': 'deployment-update' }, `→ ${u.status}: ${u.description} (${u.message})`));
+  }
+  for (const p of plan.promotions) {
+    body.push(h('p', {}, `${p.group}: ${p.promoted ? 'promoted' : 'not promoted'} — ${p.message}`));
+  }
+  return h('section', { class: 'card deployment', 'data-testid': 'deployment' }, h('h3', {}, 'Deployment'), body);
+}
+
+function renderPolicy(plan: Plan): HTMLElement | null {
+  const actions = plan['policy-actions'];
+  const failures = plan['plugin-failures'];
+  if (actions.length === 0 && failures.length === 0) return null;
+  return h(
+    'section',
+    { class: 'card', 'data-testid': 'policy' },
+    h('h3', {}, 'Plugins'),
+    h(
+      'ul',
+      {},
+      actions.map((a) =>
+        h('li', { 'data-testid': 'policy-action' }, `${a.plugin}: ${a.verdict} ${a.group}${a.slot === null ? '' : `/${a.slot}`}${a.applied ? '' : ' (not applied)'} — ${a.reason}`),
+      ),
+      failures.map((f) =>
+        h('li', { class: 'failure', 'data-testid': 'plugin-failure' }, `${f.plugin} failed at ${f.hook}${f.group ? ` on ${f.group}${f.slot === null ? '' : `/${f.slot}`}` : ''}: ${f.cause}`),
+      ),
+    ),
+  );
+}
+
+function renderSteps(plan: Plan): HTMLElement {
+  return h(
+    'details',
+    { class: 'card steps' },
+    h('summary', {}, `Step report (${plan.steps.length} steps)`),
+    h(
+      'table',
+      {},
+      h('thead', {}, h('tr', {}, ['step', 'group', 'status', 'message'].map((c) => h('th', { scope: 'col' }, c)))),
+      h(
+        'tbody',
+        {},
+        plan.steps.map((s) =>
+          h('tr', { class: `step-${s.status}` }, h('td', {}, s.step), h('td', {}, s.group ?? ''), h('td', {}, s.status), h('td', {}, s.message)),
+        ),
+      ),
+    ),
+  );
+}
