@@ -23,7 +23,7 @@ use crate::wit::{
     StepReport, StepStatus,
 };
 use loading::{Live, LoadError, LoadedPlugin};
-use sandbox::Sandbox;
+use sandbox::{Deadline, Sandbox};
 use slotwise_scenario::{Mode, PluginEntry};
 use std::collections::BTreeMap;
 use std::path::Path;
@@ -138,7 +138,11 @@ impl PluginSet {
             return None;
         };
         let limits = plugin.limits;
-        Sandbox::arm(&mut live.store, limits);
+        let Some(deadline) = Deadline::of_call(limits, self.round.usage[p].total_time()) else {
+            self.round.instances[p] = Instance::Failed;
+            return Some(Err(sandbox::out_of_time(limits)));
+        };
+        Sandbox::arm(&mut live.store, limits.fuel, deadline);
         let started = Instant::now();
         let outcome = call(live);
         let time = started.elapsed();
@@ -148,7 +152,7 @@ impl PluginSet {
         Some(outcome.map_err(|e| {
             // A trapped instance cannot be entered again.
             self.round.instances[p] = Instance::Failed;
-            sandbox::failure(&e, limits)
+            sandbox::failure(&e, limits, deadline)
         }))
     }
 

@@ -37,6 +37,7 @@ export interface ReaderPluginEntry {
   monitor: boolean;
   failOpen: boolean;
   deadline?: bigint;
+  reconcileDeadline?: bigint;
 }
 
 /** A fresh reconciler instance: the host, too, gives each reconcile its own. */

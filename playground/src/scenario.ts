@@ -17,6 +17,8 @@ export interface PluginRequest {
   failOpen: boolean;
   /** Milliseconds per hook call, when the scenario sets a deadline. */
   deadlineMs: number | null;
+  /** Milliseconds in all calls of one reconcile, when the scenario sets them. */
+  reconcileDeadlineMs: number | null;
 }
 
 /** A scenario, read. */
@@ -60,6 +62,7 @@ export async function readScenario(
           monitor: p.monitor,
           failOpen: p.failOpen,
           deadlineMs: p.deadline === undefined ? null : Number(p.deadline / 1_000_000n),
+          reconcileDeadlineMs: p.reconcileDeadline === undefined ? null : Number(p.reconcileDeadline / 1_000_000n),
         })),
         scripted: read.scripted === undefined ? null : (parseJson(read.scripted) as unknown[]),
       },

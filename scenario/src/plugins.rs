@@ -89,6 +89,10 @@ pub struct LimitsFile {
     pub memory: Option<ByteSize>,
     /// Wall-clock time per hook call, like `100ms`.
     pub deadline: Option<Duration>,
+    /// Wall-clock time in all of the plugin's calls of one reconcile, like
+    /// `5s`: however quick each call, a plugin cannot hold a reconcile of
+    /// many slots for longer.
+    pub reconcile_deadline: Option<Duration>,
 }
 
 /// A size in bytes: a number, or text like `64MiB`, `512KiB`.

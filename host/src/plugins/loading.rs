@@ -1,6 +1,6 @@
 //! Loading a plugin: refusing what is not a plugin this host can run safely, compiling it once, and learning who it is.
 
-use super::sandbox::{Limits, PluginState, Sandbox};
+use super::sandbox::{Deadline, Limits, PluginState, Sandbox};
 use crate::plugin_wit::types::{Hook, PluginMetadata};
 use crate::plugin_wit::{plugin, post_slot, pre_slot, promotion, PACKAGE, VERSION};
 use sha2::{Digest, Sha256};
@@ -301,6 +301,12 @@ pub fn prepare(
             .map_or(super::sandbox::DEFAULT_DEADLINE, |d| {
                 Duration::from_nanos(d.0.max(0) as u64)
             }),
+        reconcile_deadline: entry
+            .limits
+            .reconcile_deadline
+            .map_or(super::sandbox::DEFAULT_RECONCILE_DEADLINE, |d| {
+                Duration::from_nanos(d.0.max(0) as u64)
+            }),
     };
     let settings = serde_json::to_string(&entry.settings).unwrap_or_else(|_| "null".into());
     let mut loaded = LoadedPlugin {
@@ -321,11 +327,11 @@ pub fn prepare(
         exports,
     };
     let mut live = loaded.instantiate_bare(sandbox).map_err(refuse)?;
-    Sandbox::arm(&mut live.store, limits);
+    Sandbox::arm(&mut live.store, limits.fuel, Deadline::alone(limits));
     let metadata = live.plugin.call_metadata(&mut live.store).map_err(|e| {
         refuse(format!(
             "`metadata` failed: {}",
-            super::sandbox::failure(&e, limits)
+            super::sandbox::failure(&e, limits, Deadline::alone(limits))
         ))
     })?;
     let mut claimed = metadata.hooks.clone();
@@ -373,9 +379,10 @@ impl LoadedPlugin {
     /// The cause, when the instance cannot be created.
     pub fn instantiate_bare(&self, sandbox: &Sandbox) -> Result<Live, String> {
         let mut store = sandbox.store(self.limits);
-        Sandbox::arm(&mut store, self.limits);
+        Sandbox::arm(&mut store, self.limits.fuel, Deadline::alone(self.limits));
         let limits = self.limits;
-        let fail = |e: wasmtime::Error| super::sandbox::failure(&e, limits);
+        let fail =
+            |e: wasmtime::Error| super::sandbox::failure(&e, limits, Deadline::alone(limits));
         let instance = self.pre.instantiate(&mut store).map_err(fail)?;
         let e = &self.exports;
         Ok(Live {
@@ -407,13 +414,17 @@ impl LoadedPlugin {
     /// # Errors
     /// The cause, when the plugin refuses them or fails.
     pub fn configure(&self, live: &mut Live) -> Result<(), String> {
-        Sandbox::arm(&mut live.store, self.limits);
+        Sandbox::arm(
+            &mut live.store,
+            self.limits.fuel,
+            Deadline::alone(self.limits),
+        );
         match live.plugin.call_configure(&mut live.store, &self.settings) {
             Ok(Ok(())) => Ok(()),
             Ok(Err(message)) => Err(format!("refused its settings: {message}")),
             Err(e) => Err(format!(
                 "`configure` failed: {}",
-                super::sandbox::failure(&e, self.limits)
+                super::sandbox::failure(&e, self.limits, Deadline::alone(self.limits))
             )),
         }
     }

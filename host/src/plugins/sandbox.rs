@@ -20,6 +20,11 @@ pub const DEFAULT_MEMORY: u64 = 64 << 20;
 /// Wall-clock time a hook call may take unless the plugins file says otherwise.
 pub const DEFAULT_DEADLINE: Duration = Duration::from_millis(500);
 
+/// Wall-clock time a plugin's calls may take in one reconcile, all together,
+/// unless the plugins file says otherwise: a plugin quick enough on each
+/// call could otherwise hold a reconcile of 10,000 slots for over an hour.
+pub const DEFAULT_RECONCILE_DEADLINE: Duration = Duration::from_secs(10);
+
 /// How often the engine's epoch advances; deadlines are counted in these.
 const TICK: Duration = Duration::from_millis(1);
 
@@ -38,6 +43,8 @@ pub struct Limits {
     pub memory: u64,
     /// Wall-clock time per hook call.
     pub deadline: Duration,
+    /// Wall-clock time in all calls of one reconcile.
+    pub reconcile_deadline: Duration,
 }
 
 impl Default for Limits {
@@ -46,6 +53,7 @@ impl Default for Limits {
             fuel: DEFAULT_FUEL,
             memory: DEFAULT_MEMORY,
             deadline: DEFAULT_DEADLINE,
+            reconcile_deadline: DEFAULT_RECONCILE_DEADLINE,
         }
     }
 }
@@ -100,13 +108,54 @@ impl Sandbox {
         store
     }
 
-    /// Arms `store` for one call: fresh fuel and a deadline from now.
-    pub fn arm(store: &mut Store<PluginState>, limits: Limits) {
+    /// Arms `store` for one call: fresh fuel and `deadline` from now.
+    pub fn arm(store: &mut Store<PluginState>, fuel: u64, deadline: Deadline) {
         // Fuel is only refused when consume_fuel is off, which it never is here.
-        let _ = store.set_fuel(limits.fuel);
-        let ticks = limits.deadline.as_nanos().div_ceil(TICK.as_nanos()) as u64;
+        let _ = store.set_fuel(fuel);
+        let ticks = deadline.left.as_nanos().div_ceil(TICK.as_nanos()) as u64;
         store.set_epoch_deadline(ticks.max(1) + 1);
     }
+}
+
+/// When a call must end: at its own deadline, or when the plugin's time in
+/// the reconcile runs out, whichever comes first.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Deadline {
+    /// The time the call may take.
+    pub left: Duration,
+    /// Whether that is what remains of the reconcile's time, not the call's own.
+    pub of_reconcile: bool,
+}
+
+impl Deadline {
+    /// The deadline of a call, given the time the plugin's calls already took
+    /// in this reconcile; none when that time is used up.
+    pub fn of_call(limits: Limits, spent: Duration) -> Option<Self> {
+        let remains = limits.reconcile_deadline.checked_sub(spent)?;
+        if remains.is_zero() {
+            return None;
+        }
+        Some(Self {
+            left: limits.deadline.min(remains),
+            of_reconcile: remains < limits.deadline,
+        })
+    }
+
+    /// The deadline of a call outside any reconcile (loading, configuring).
+    pub fn alone(limits: Limits) -> Self {
+        Self {
+            left: limits.deadline,
+            of_reconcile: false,
+        }
+    }
+}
+
+/// Why a plugin is not called again in a reconcile whose time it used up.
+pub fn out_of_time(limits: Limits) -> String {
+    format!(
+        "used up its time of {} per reconcile",
+        slotwise_reconciler::phrasing::duration(limits.reconcile_deadline.as_nanos() as i64)
+    )
 }
 
 /// What a plugin's store holds.
@@ -188,12 +237,13 @@ impl Drop for Ticker {
 }
 
 /// Why a plugin call failed, in words, from the error wasmtime gave.
-pub fn failure(e: &wasmtime::Error, limits: Limits) -> String {
+pub fn failure(e: &wasmtime::Error, limits: Limits, deadline: Deadline) -> String {
     match e.downcast_ref::<Trap>() {
         Some(Trap::OutOfFuel) => format!(
             "ran out of fuel (its limit is {} per call)",
             group_digits(limits.fuel)
         ),
+        Some(Trap::Interrupt) if deadline.of_reconcile => out_of_time(limits),
         Some(Trap::Interrupt) => format!(
             "overran its deadline of {} per call",
             slotwise_reconciler::phrasing::duration(limits.deadline.as_nanos() as i64)
@@ -229,4 +279,54 @@ pub fn group_digits(n: u64) -> String {
         out.push(c);
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{Deadline, Limits};
+    use std::time::Duration;
+
+    fn limits(call_ms: u64, reconcile_ms: u64) -> Limits {
+        Limits {
+            deadline: Duration::from_millis(call_ms),
+            reconcile_deadline: Duration::from_millis(reconcile_ms),
+            ..Limits::default()
+        }
+    }
+
+    #[test]
+    fn a_call_gets_its_own_deadline_while_the_reconcile_has_more_time_left() {
+        let d = Deadline::of_call(limits(100, 1_000), Duration::from_millis(850));
+        assert_eq!(
+            d,
+            Some(Deadline {
+                left: Duration::from_millis(100),
+                of_reconcile: false
+            })
+        );
+    }
+
+    #[test]
+    fn a_call_gets_what_is_left_of_the_reconcile_when_that_is_less() {
+        let d = Deadline::of_call(limits(100, 1_000), Duration::from_millis(950));
+        assert_eq!(
+            d,
+            Some(Deadline {
+                left: Duration::from_millis(50),
+                of_reconcile: true
+            })
+        );
+    }
+
+    #[test]
+    fn no_call_is_made_once_the_reconcile_time_is_used_up() {
+        assert_eq!(
+            Deadline::of_call(limits(100, 1_000), Duration::from_millis(1_000)),
+            None
+        );
+        assert_eq!(
+            Deadline::of_call(limits(100, 1_000), Duration::from_millis(1_200)),
+            None
+        );
+    }
 }

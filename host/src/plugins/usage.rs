@@ -40,6 +40,11 @@ impl Usage {
         self.peak_memory = self.peak_memory.max(peak_memory);
     }
 
+    /// The time spent in calls, at every hook.
+    pub fn total_time(&self) -> Duration {
+        self.time.iter().sum()
+    }
+
     /// Adds `other` to this usage.
     pub fn add(&mut self, other: &Usage) {
         for i in 0..3 {

@@ -49,6 +49,7 @@ fn plugin_entry(entry: &slotwise_scenario::PluginEntry) -> PluginEntry {
         monitor: entry.mode == Mode::Monitor,
         fail_open: entry.fails_open(),
         deadline: entry.limits.deadline.map(|d| d.0),
+        reconcile_deadline: entry.limits.reconcile_deadline.map(|d| d.0),
     }
 }
 
@@ -119,13 +120,14 @@ mod tests {
 
     #[test]
     fn plugins_are_listed_with_their_settings_and_handling() {
-        let text = "plugins:\n  - plugin: probe\n    settings: {limit: 2}\n    on-error: fail-open\n    mode: monitor\n    limits: {deadline: 50ms}\n";
+        let text = "plugins:\n  - plugin: probe\n    settings: {limit: 2}\n    on-error: fail-open\n    mode: monitor\n    limits: {deadline: 50ms, reconcile-deadline: 2s}\n";
         let scenario = read(text, Syntax::Yaml).unwrap();
         let entry = &scenario.plugins[0];
         assert_eq!(entry.plugin.as_deref(), Some("probe"));
         assert_eq!(entry.settings, r#"{"limit":2}"#);
         assert!(entry.fail_open && entry.monitor);
         assert_eq!(entry.deadline, Some(50_000_000));
+        assert_eq!(entry.reconcile_deadline, Some(2_000_000_000));
     }
 
     #[test]

@@ -2,7 +2,7 @@
 
 import { digests, plugins } from '../../generated/plugins.js';
 import type { HookName } from './messages.ts';
-import { DEFAULT_DEADLINE_MS, PluginWorker } from './runner.ts';
+import { DEFAULT_DEADLINE_MS, DEFAULT_RECONCILE_DEADLINE_MS, PluginWorker } from './runner.ts';
 
 /** Who a plugin says it is. */
 export interface Metadata {
@@ -31,6 +31,8 @@ export interface BundledPlugin {
   monitor: boolean;
   failOpen: boolean;
   deadlineMs: number;
+  /** Milliseconds its calls may take in one reconcile, all together. */
+  reconcileDeadlineMs: number;
 }
 
 /** Every bundled plugin, disabled, with its metadata read from a bare instance. */
@@ -53,6 +55,7 @@ export async function loadCatalog(): Promise<BundledPlugin[]> {
           monitor: false,
           failOpen: false,
           deadlineMs: DEFAULT_DEADLINE_MS,
+          reconcileDeadlineMs: DEFAULT_RECONCILE_DEADLINE_MS,
         };
       }),
   );

@@ -5,6 +5,7 @@ import type { Replier } from '../reconcile.ts';
 import { failsOpen, nameOf, type BundledPlugin, type Metadata } from './catalog.ts';
 import { oversized } from './answer-size.ts';
 import type { HookName } from './messages.ts';
+import { outOfTime, overranCall } from './runner.ts';
 
 /** What a plugin did in one reconcile. */
 interface Usage {
@@ -82,9 +83,7 @@ export class PluginSet implements Replier {
       const replies: unknown[] = [];
       for (const { p, i } of asked) {
         if (closed || this.failed.has(i)) continue;
-        const started = performance.now();
-        const called = await p.worker.call(hook, this.withOwnExt(hook, item, nameOf(p)), p.deadlineMs);
-        this.count(i, hook, performance.now() - started);
+        const called = await this.call(p, i, hook, item);
         // A call that failed leaves an instance that cannot be entered again; an answer too
         // large is refused without that.
         if ('err' in called) this.failed.add(i);
@@ -119,6 +118,26 @@ export class PluginSet implements Replier {
       };
       plan.steps.push(step);
     });
+  }
+
+  /**
+   * Asks plugin `p` (the `i`th) about `item` within its deadline, or within
+   * what is left of its time in this reconcile when that is less; once that
+   * time is used up the plugin fails without being called, as in the host.
+   */
+  private async call(p: Loadable, i: number, hook: HookName, item: unknown): Promise<{ ok: unknown } | { err: string }> {
+    const left = p.reconcileDeadlineMs - this.usage[i].ms;
+    if (left <= 0) return { err: outOfTime(p.reconcileDeadlineMs) };
+    const ownDeadline = p.deadlineMs <= left;
+    const started = performance.now();
+    const called = await p.worker.call(
+      hook,
+      this.withOwnExt(hook, item, nameOf(p)),
+      ownDeadline ? p.deadlineMs : left,
+      ownDeadline ? overranCall(p.deadlineMs) : outOfTime(p.reconcileDeadlineMs),
+    );
+    this.count(i, hook, performance.now() - started);
+    return called;
   }
 
   /** The item with the bytes this plugin kept for its slot, as the host hands each plugin its own. */

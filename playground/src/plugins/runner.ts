@@ -6,6 +6,19 @@ import type { HookName, WorkerReply, WorkerRequest } from './messages.ts';
 /** The host's deadline per hook call unless the plugin's settings say otherwise. */
 export const DEFAULT_DEADLINE_MS = 500;
 
+/** The host's time for all of a plugin's calls in one reconcile unless its settings say otherwise. */
+export const DEFAULT_RECONCILE_DEADLINE_MS = 10_000;
+
+/** Why a call past its own deadline failed, in the host's words. */
+export function overranCall(deadlineMs: number): string {
+  return `overran its deadline of ${span(BigInt(Math.round(deadlineMs)) * 1_000_000n)} per call`;
+}
+
+/** Why a plugin whose time in the reconcile ran out failed, in the host's words. */
+export function outOfTime(reconcileDeadlineMs: number): string {
+  return `used up its time of ${span(BigInt(Math.round(reconcileDeadlineMs)) * 1_000_000n)} per reconcile`;
+}
+
 type Outcome = { ok: unknown } | { err: string };
 type Request = WorkerRequest extends infer R ? (R extends { id: number } ? Omit<R, 'id'> : never) : never;
 
@@ -44,9 +57,12 @@ export class PluginWorker {
     return this.request({ kind: 'begin', settings }, deadlineMs);
   }
 
-  /** Calls `hook` on `item`; past `deadlineMs` the worker is terminated and the call fails as the host's would. */
-  call(hook: HookName, item: unknown, deadlineMs: number): Promise<Outcome> {
-    return this.request({ kind: 'call', hook, item }, deadlineMs);
+  /**
+   * Calls `hook` on `item`; past `deadlineMs` the worker is terminated and
+   * the call fails as the host's would, with `overrun` as the cause.
+   */
+  call(hook: HookName, item: unknown, deadlineMs: number, overrun = overranCall(deadlineMs)): Promise<Outcome> {
+    return this.request({ kind: 'call', hook, item }, deadlineMs, overrun);
   }
 
   /** The worker, started with its plugin loaded and compiled, so that no deadline counts compiling. */
@@ -67,7 +83,11 @@ export class PluginWorker {
     return this.worker;
   }
 
-  private async request(request: Request, deadlineMs: number | null): Promise<Outcome> {
+  private async request(
+    request: Request,
+    deadlineMs: number | null,
+    overrun = deadlineMs === null ? '' : overranCall(deadlineMs),
+  ): Promise<Outcome> {
     const { worker, ready } = this.started();
     await ready;
     const id = this.nextId++;
@@ -81,7 +101,7 @@ export class PluginWorker {
         timer = setTimeout(() => {
           this.waiting.delete(id);
           this.terminate();
-          resolve({ err: `overran its deadline of ${span(BigInt(Math.round(deadlineMs)) * 1_000_000n)} per call` });
+          resolve({ err: overrun });
         }, deadlineMs);
       }
       worker.postMessage({ ...request, id } as WorkerRequest);

@@ -2,7 +2,7 @@
 
 import type { Scenario } from '../scenario.ts';
 import { nameOf, type BundledPlugin } from './catalog.ts';
-import { DEFAULT_DEADLINE_MS } from './runner.ts';
+import { DEFAULT_DEADLINE_MS, DEFAULT_RECONCILE_DEADLINE_MS } from './runner.ts';
 
 /** A plugin the scenario asks for that cannot be given as asked, and why. */
 export interface Refusal {
@@ -46,6 +46,7 @@ export function applyScenarioPlugins(catalog: BundledPlugin[], scenario: Scenari
       found.monitor = wanted.monitor;
       found.failOpen = wanted.failOpen;
       found.deadlineMs = wanted.deadlineMs ?? DEFAULT_DEADLINE_MS;
+      found.reconcileDeadlineMs = wanted.reconcileDeadlineMs ?? DEFAULT_RECONCILE_DEADLINE_MS;
     }
   }
   return refused;
