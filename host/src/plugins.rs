@@ -44,8 +44,10 @@ pub struct PluginSet {
 /// The state of one reconcile.
 #[derive(Default)]
 struct Round {
-    /// The data each plugin kept, by plugin, group and slot.
-    ext: BTreeMap<(String, String, u32), Vec<u8>>,
+    /// The data each plugin kept, in the plugins' order, by group and slot:
+    /// looked up for every slot and plugin, so a plugin that keeps none
+    /// costs no lookup at all.
+    ext: Vec<BTreeMap<(String, u32), Vec<u8>>>,
     /// Each plugin's instance, made at its first call.
     instances: Vec<Instance>,
     /// What each plugin used in this reconcile.
@@ -194,8 +196,11 @@ impl PluginSet {
 
     /// The data plugin `p` kept for slot `index` of `group`.
     fn ext_of(&self, p: usize, group: &str, index: u32) -> Option<Vec<u8>> {
-        let key = (self.plugins[p].name.clone(), group.to_string(), index);
-        self.round.ext.get(&key).cloned()
+        let kept = self.round.ext.get(p)?;
+        if kept.is_empty() {
+            return None;
+        }
+        kept.get(&(group.to_string(), index)).cloned()
     }
 }
 
@@ -217,13 +222,18 @@ impl Policy for PluginSet {
     }
 
     fn begin(&mut self, input: &ReconcileInput) {
-        let names: Vec<&str> = self.plugins.iter().map(|p| p.name.as_str()).collect();
         self.round = Round {
-            ext: input
-                .ext
+            ext: self
+                .plugins
                 .iter()
-                .filter(|e| names.contains(&e.plugin.as_str()))
-                .map(|e| ((e.plugin.clone(), e.group.clone(), e.slot), e.data.clone()))
+                .map(|p| {
+                    input
+                        .ext
+                        .iter()
+                        .filter(|e| e.plugin == p.name)
+                        .map(|e| ((e.group.clone(), e.slot), e.data.clone()))
+                        .collect()
+                })
                 .collect(),
             instances: (0..self.plugins.len()).map(|_| Instance::Absent).collect(),
             usage: vec![Usage::default(); self.plugins.len()],

@@ -1,4 +1,4 @@
-//! The reconciler component: the guest built for `wasm32-unknown-unknown`, wrapped with `wit-component`, checked to import nothing.
+//! Components built from crates of the workspace: built for `wasm32-unknown-unknown`, wrapped with `wit-component`, checked to import nothing; the reconciler first of them.
 
 use crate::run::Workspace;
 use anyhow::{bail, Context, Result};
@@ -7,27 +7,38 @@ use wit_component::{ComponentEncoder, DecodedWasm};
 
 /// Builds the component into `target/slotwise/reconciler.wasm`.
 pub fn build(ws: &Workspace) -> Result<PathBuf> {
+    let out = ws.root.join("target/slotwise/reconciler.wasm");
+    build_package(ws, "slotwise-reconciler", &out)?;
+    Ok(out)
+}
+
+/// Builds crate `package` for `wasm32-unknown-unknown` on its own (so that
+/// its features do not leak into other crates' builds), wraps it into a
+/// component that imports nothing, and writes it to `out`.
+pub fn build_package(ws: &Workspace, package: &str, out: &Path) -> Result<()> {
     ws.cargo(&[
         "build",
         "--release",
         "--package",
-        "slotwise-reconciler",
+        package,
         "--target",
         "wasm32-unknown-unknown",
     ])?;
-    let module_path = ws
-        .root
-        .join("target/wasm32-unknown-unknown/release/slotwise_reconciler.wasm");
-    let component = wrap(&module_path)?;
-    let out = ws.root.join("target/slotwise/reconciler.wasm");
-    std::fs::create_dir_all(ws.root.join("target/slotwise"))?;
-    std::fs::write(&out, &component).with_context(|| format!("writing {}", out.display()))?;
+    let module = ws.root.join(format!(
+        "target/wasm32-unknown-unknown/release/{}.wasm",
+        package.replace('-', "_")
+    ));
+    let component = wrap(&module)?;
+    if let Some(dir) = out.parent() {
+        std::fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
+    }
+    std::fs::write(out, &component).with_context(|| format!("writing {}", out.display()))?;
     println!(
-        "component: {} ({} KiB, no imports)",
+        "{package}: {} ({} KiB, no imports)",
         out.display(),
         component.len() / 1024
     );
-    Ok(out)
+    Ok(())
 }
 
 /// Wraps the core module at `path`, built with wit-bindgen, into a

@@ -1,36 +1,18 @@
 //! The browser playground: the scenario-reader component it reads scenarios with, then its npm build and tests in `playground/`.
 
-use crate::component::{self, wrap};
+use crate::component;
 use crate::run::Workspace;
 use crate::{plugins, wit_types};
-use anyhow::{Context, Result};
+use anyhow::Result;
 use std::path::{Path, PathBuf};
 
 /// Builds the scenario-reader component into `target/slotwise/scenario-reader.wasm`.
 pub fn reader(ws: &Workspace) -> Result<PathBuf> {
-    ws.cargo(&[
-        "build",
-        "--release",
-        "--package",
-        "slotwise-scenario-reader",
-        "--target",
-        "wasm32-unknown-unknown",
-    ])?;
-    let module = ws
-        .root
-        .join("target/wasm32-unknown-unknown/release/slotwise_scenario_reader.wasm");
     // The `scenario` crate needs the reconciler's types, and a `cdylib`
     // exports what its dependencies export: the reader carries the
     // reconciler's interfaces too, unused by the playground.
-    let component = wrap(&module)?;
     let out = ws.root.join("target/slotwise/scenario-reader.wasm");
-    std::fs::create_dir_all(ws.root.join("target/slotwise"))?;
-    std::fs::write(&out, &component).with_context(|| format!("writing {}", out.display()))?;
-    println!(
-        "scenario reader: {} ({} KiB, no imports)",
-        out.display(),
-        component.len() / 1024
-    );
+    component::build_package(ws, "slotwise-scenario-reader", &out)?;
     Ok(out)
 }
 

@@ -1,6 +1,6 @@
 //! The plugins shipped in `plugins/`: Rust crates built for `wasm32-unknown-unknown` and wrapped like the reconciler, and JavaScript packages componentized with jco, into `target/slotwise/plugins/`.
 
-use crate::component::{check_no_imports, wrap};
+use crate::component::{build_package, check_no_imports};
 use crate::run::Workspace;
 use anyhow::{Context, Result};
 use std::path::{Path, PathBuf};
@@ -46,22 +46,8 @@ fn npm_available() -> bool {
 /// Builds one crate on its own, so that one plugin's hook features do not
 /// leak into another's world.
 fn build_crate(ws: &Workspace, plugin: &PluginCrate, out_dir: &Path) -> Result<PathBuf> {
-    ws.cargo(&[
-        "build",
-        "--release",
-        "--package",
-        &plugin.package,
-        "--target",
-        "wasm32-unknown-unknown",
-    ])?;
-    let module = ws.root.join(format!(
-        "target/wasm32-unknown-unknown/release/{}.wasm",
-        plugin.package.replace('-', "_")
-    ));
-    let component = wrap(&module)?;
     let out = out_dir.join(format!("{}.wasm", plugin.package));
-    std::fs::write(&out, &component).with_context(|| format!("writing {}", out.display()))?;
-    report(&out, component.len());
+    build_package(ws, &plugin.package, &out)?;
     Ok(out)
 }
 
@@ -94,16 +80,12 @@ fn build_js(ws: &Workspace, dir: &Path, out_dir: &Path) -> Result<PathBuf> {
     let component = std::fs::read(&out).with_context(|| format!("reading {}", out.display()))?;
     // The host refuses a plugin that imports anything; say so at build time.
     check_no_imports(&component).with_context(|| out.display().to_string())?;
-    report(&out, component.len());
-    Ok(out)
-}
-
-fn report(out: &Path, size: usize) {
     println!(
-        "plugin: {} ({} KiB, no imports)",
+        "{name}: {} ({} KiB, no imports)",
         out.display(),
-        size / 1024
+        component.len() / 1024
     );
+    Ok(out)
 }
 
 /// The plugin crates under `dir`, two levels deep, in path order.
