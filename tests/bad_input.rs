@@ -1,6 +1,6 @@
 //! Bad input gets a clear error naming the file and the field, never a panic.
 
-use slotwise_host::conformance;
+use slotwise_cli::conformance;
 use std::path::PathBuf;
 
 fn file(name: &str) -> PathBuf {

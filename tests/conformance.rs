@@ -9,7 +9,7 @@
 //! `SLOTWISE_PLUGIN_DIR`.
 
 use libtest_mimic::{Arguments, Failed, Trial};
-use slotwise_host::conformance::{self, Runner};
+use slotwise_cli::conformance::{self, Runner};
 use slotwise_host::ComponentReconciler;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;

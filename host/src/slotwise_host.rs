@@ -1,11 +1,10 @@
-//! The slotwise host: runs the reconciler component with wasmtime, and runs scenario files against it.
+//! The slotwise host library: runs the reconciler component with wasmtime, and policy plugins in their sandboxes.
 //!
 //! [`ComponentReconciler`] loads the component once (from `.wasm`, caching
 //! its compiled form, or from a precompiled `.cwasm`) and gives every
 //! reconcile a fresh instance, so a trap never affects the next one.
 
 pub mod component;
-pub mod conformance;
 pub mod crossing;
 pub mod plugin_wit;
 pub mod plugins;

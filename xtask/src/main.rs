@@ -40,7 +40,7 @@ fn main() -> Result<()> {
 
 /// The component, the host, and the component precompiled for the host.
 fn build(ws: &Workspace) -> Result<()> {
-    build_with(ws, &["build", "--package", "slotwise-host"])
+    build_with(ws, &["build", "--package", "slotwise-cli"])
 }
 
 /// As `build`, compiling the host with `cargo_args`.
@@ -117,7 +117,7 @@ fn bench(ws: &Workspace, args: &[String]) -> Result<()> {
     let component = component::build(ws)?;
     // The hook figures are measured with the shipped plugins.
     plugins::build(ws)?;
-    ws.cargo(&["build", "--release", "--package", "slotwise-host"])?;
+    ws.cargo(&["build", "--release", "--package", "slotwise-cli"])?;
     let slotwise = ws.root.join("target/release/slotwise");
     let mut full = vec![
         "bench".to_string(),

@@ -2,7 +2,7 @@
 
 use anyhow::{Context, Result};
 use clap::Subcommand;
-use slotwise_host::conformance::{self, Consulted};
+use slotwise_cli::conformance::{self, Consulted};
 use slotwise_host::plugin_wit::{PACKAGE, VERSION};
 use slotwise_host::plugins::loading::{self, hook_list, WasmKind};
 use slotwise_host::plugins::sandbox::{bytes, group_digits, Sandbox};

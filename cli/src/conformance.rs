@@ -1,9 +1,9 @@
 //! Running scenario files: natively and through the component, checking that both plans agree and meet the expectation.
 
-use crate::component::{ComponentReconciler, HostError};
-use crate::crossing::{self, LibraryPolicy};
-use crate::plugins::PluginSet;
 use anyhow::{Context, Result};
+use slotwise_host::component::{ComponentReconciler, HostError};
+use slotwise_host::crossing::{self, LibraryPolicy};
+use slotwise_host::plugins::PluginSet;
 use slotwise_reconciler as core;
 use slotwise_scenario::{Failure, Scenario, ScriptedPolicy, Syntax};
 use std::path::{Path, PathBuf};
@@ -212,12 +212,12 @@ fn from_step(
         Ok(core::Progress::Done(plan)) => Ok(plan),
         Ok(core::Progress::Ask(_)) => Err(RunFailure::Policy("a question went unanswered".into())),
         Err(core::StepError::Input(e)) => Err(RunFailure::Input(e)),
-        Err(core::StepError::Session(e)) => {
-            Err(RunFailure::Policy(match crate::transcode::transcode(&e) {
+        Err(core::StepError::Session(e)) => Err(RunFailure::Policy(
+            match slotwise_host::transcode::transcode(&e) {
                 Ok(e) => HostError::Session(Box::new(e)).to_string(),
                 Err(t) => t.to_string(),
-            }))
-        }
+            },
+        )),
     }
 }
 

@@ -1,7 +1,7 @@
 //! The `check` command: runs scenario files and reports, per file, whether the plans meet their expectations.
 
 use anyhow::Result;
-use slotwise_host::conformance::{self, Runner};
+use slotwise_cli::conformance::{self, Runner};
 use std::path::PathBuf;
 
 /// Runs every scenario under `paths`; returns whether all passed.

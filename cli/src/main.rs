@@ -10,7 +10,7 @@ mod render;
 
 use anyhow::{Context, Result};
 use clap::{Parser, Subcommand};
-use slotwise_host::conformance::{self, Consulted, Runner};
+use slotwise_cli::conformance::{self, Consulted, Runner};
 use slotwise_host::plugins::PluginSet;
 use slotwise_host::{component, ComponentReconciler};
 use std::path::{Path, PathBuf};
