@@ -1,64 +1,204 @@
-//! The `bench` command: reconcile times natively and through the component, on generated rolling updates, and what plugin hooks add.
+//! The `bench` command: what a reconcile costs natively, through the component (typed and encoded), and in Node, with the peak memory of each; what instances cost; and what plugin hooks add.
+//!
+//! Timings of the different paths are taken interleaved, round by round, so
+//! that the noise of a busy machine falls on all of them alike; the median
+//! and the best of the rounds are shown. Peak memory is measured in child
+//! processes, one per path and size, so that one measurement cannot hide in
+//! another's high-water mark.
 
 mod hooks;
+mod memory;
+mod node;
 
 use anyhow::{Context, Result};
+pub use slotwise_cli::workload::rolling_update;
 use slotwise_host::component::precompile;
 use slotwise_host::transcode::transcode;
 use slotwise_host::{wit, ComponentReconciler};
 use slotwise_reconciler as core;
-use slotwise_reconciler::{
-    Allocation, AllocationSpec, ClientStatus, DelayFunction, Deployment, DeploymentGroup,
-    DeploymentHealth, DeploymentStatus, DesiredStatus, DesiredTransition, Evaluation, Fingerprint,
-    GroupAllocations, Job, JobType, Node, NodeStatus, ObservedState, ReconcileInput,
-    ReschedulePolicy, Task, TaskGroup, TaskLifecycle, TaskState, UpdateStrategy,
-};
 use std::path::Path;
 use std::time::{Duration, Instant};
 
-const SECOND: i64 = 1_000_000_000;
-const NOW: i64 = 1_767_225_600 * SECOND;
-
-/// Prints the figures for each size, the cost of a small reconcile, then
-/// what plugins found in `shipped` add per hook call.
-pub fn run(component_path: &Path, shipped: &Path, sizes: &[usize], rounds: usize) -> Result<()> {
-    let reconciler = ComponentReconciler::load(component_path)?;
-    println!("rolling update: 60% old version, 30% new, 5% failed, 2% on a down node, 1% draining");
-    println!("times: median of {rounds} reconciles (best in parentheses)\n");
-    println!(
-        "{:>8}  {:>22}  {:>22}  {:>7}  {:>8}",
-        "allocs", "native", "component", "ratio", "changes"
-    );
-    for &n in sizes {
-        let input = rolling_update(n);
-        let crossing: wit::ReconcileInput = transcode(&input)?;
-        let native = time(rounds, || {
-            let _ = core::reconcile(&input);
-        });
-        let through = time(rounds, || {
-            let _ = reconciler.reconcile(&crossing);
-        });
-        let plan =
-            core::reconcile(&input).map_err(|e| anyhow::anyhow!("{}: {}", e.field, e.message))?;
-        let changes: usize = plan
-            .groups
-            .iter()
-            .map(|g| g.placements.len() + g.stops.len() + g.destructive_updates.len())
-            .sum();
-        println!(
-            "{n:>8}  {:>22}  {:>22}  {:>6.2}x  {changes:>8}",
-            native.show(),
-            through.show(),
-            through.median.as_secs_f64() / native.median.as_secs_f64()
-        );
-    }
-    small(component_path, rounds.max(200))?;
-    hooks::run(&reconciler, shipped, rounds)
+/// What `slotwise bench` measures.
+pub struct Options<'a> {
+    pub component: &'a Path,
+    pub shipped: &'a Path,
+    pub sizes: &'a [usize],
+    pub rounds: usize,
+    /// Skip the measurements in child processes (memory, Node).
+    pub quick: bool,
 }
 
-/// Loading a precompiled component, then instantiation plus a count-10
-/// reconcile, which is what a host pays per question.
-fn small(component_path: &Path, rounds: usize) -> Result<()> {
+/// The aims of the boundary work (issue 9), printed met or missed.
+mod aims {
+    /// Encoded path over native at 10k and 100k allocations.
+    pub const RATIO: f64 = 1.5;
+    /// 100k allocations through the component, best of the rounds.
+    pub const AT_100K_MS: f64 = 40.0;
+    /// Native time per allocation at 300k over that at 10k.
+    pub const LINEAR: f64 = 1.3;
+    /// Peak RSS of `slotwise reconcile --json` on 1M allocations, per allocation.
+    pub const BYTES_PER_ALLOCATION: f64 = 500.0;
+    /// Instantiation plus a count-10 reconcile.
+    pub const SMALL_US: f64 = 15.0;
+    /// Node (jco) over wasmtime on the encoded path at 10k.
+    pub const NODE_RATIO: f64 = 2.0;
+}
+
+/// Prints every figure: the reconcile table, linearity, the 1M-allocation
+/// memory, instances, then what plugins found in `shipped` add per hook call.
+pub fn run(options: &Options) -> Result<()> {
+    let reconciler = ComponentReconciler::load(options.component)?;
+    let rows = reconcile_table(&reconciler, options)?;
+    let mut verdicts = Vec::new();
+    verdicts.extend(ratio_verdicts(&rows));
+    verdicts.extend(linearity(&rows));
+    if !options.quick {
+        verdicts.push(memory::million(options.component)?);
+    }
+    verdicts.push(small(options.component, options.rounds.max(200))?);
+    println!("\naims (issue 9)");
+    for line in &verdicts {
+        println!("  {line}");
+    }
+    hooks::run(&reconciler, options.shipped, options.rounds)
+}
+
+/// One size's figures.
+struct Row {
+    n: usize,
+    native: Timing,
+    typed: Timing,
+    encoded: Timing,
+    node: Option<node::Figures>,
+}
+
+/// Times every path at every size, interleaved; measures peak memory and
+/// Node in child processes unless `quick`.
+fn reconcile_table(reconciler: &ComponentReconciler, options: &Options) -> Result<Vec<Row>> {
+    let rounds = options.rounds;
+    println!("rolling update: 60% old version, 30% new, 5% failed, 2% on a down node, 1% draining");
+    println!(
+        "times: median of {rounds} interleaved rounds (best in parentheses); per allocation: \
+         median; memory: peak RSS above the input's, per allocation, in a child process\n"
+    );
+    println!(
+        "{:>7}  {:>19}  {:>19}  {:>19}  {:>19}  {:>6}  {:>14}  {:>14}",
+        "allocs",
+        "native",
+        "typed component",
+        "encoded component",
+        "Node (encoded)",
+        "ratio",
+        "ns/alloc n / e",
+        "B/alloc n / e"
+    );
+    let mut rows = Vec::new();
+    for &n in options.sizes {
+        let input = rolling_update(n);
+        let crossing: wit::ReconcileInput = transcode(&input)?;
+        let same = reconciler.reconcile_core(&input)? == core::reconcile(&input);
+        anyhow::ensure!(same, "the encoded path planned {n} allocations otherwise");
+        let [native, typed, encoded] = interleaved(
+            rounds,
+            [
+                &mut || drop(core::reconcile(&input)),
+                &mut || drop(reconciler.reconcile(&crossing)),
+                &mut || drop(reconciler.reconcile_core(&input)),
+            ],
+        );
+        let node = if options.quick {
+            None
+        } else {
+            node::measure(&input, rounds)?
+        };
+        let memory = if options.quick {
+            None
+        } else {
+            Some((
+                memory::per_allocation(options.component, "native", n)?,
+                memory::per_allocation(options.component, "encoded", n)?,
+            ))
+        };
+        let row = Row {
+            n,
+            native,
+            typed,
+            encoded,
+            node,
+        };
+        println!(
+            "{n:>7}  {:>19}  {:>19}  {:>19}  {:>19}  {:>5.2}x  {:>14}  {:>14}",
+            row.native.show(),
+            row.typed.show(),
+            row.encoded.show(),
+            row.node.as_ref().map_or("-".into(), |f| f.encoded.show()),
+            row.encoded.ratio(&row.native),
+            format!("{:.0} / {:.0}", row.native.per(n), row.encoded.per(n)),
+            memory.map_or("-".into(), |(n, e)| format!("{n:.0} / {e:.0}")),
+        );
+        rows.push(row);
+    }
+    Ok(rows)
+}
+
+/// Targets 1, 2 and 6: the encoded path's ratio at 10k and 100k, 100k's best
+/// time, and Node's ratio at 10k.
+fn ratio_verdicts(rows: &[Row]) -> Vec<String> {
+    let mut lines = Vec::new();
+    for row in rows.iter().filter(|r| r.n == 10_000 || r.n == 100_000) {
+        let ratio = row.encoded.ratio(&row.native);
+        lines.push(verdict(
+            ratio <= aims::RATIO,
+            format!(
+                "encoded component / native at {}: {ratio:.2}x (aim <= {}x)",
+                row.n,
+                aims::RATIO
+            ),
+        ));
+        if row.n == 100_000 {
+            let best = row.encoded.best.as_secs_f64() * 1e3;
+            lines.push(verdict(
+                best <= aims::AT_100K_MS,
+                format!(
+                    "100k through the component, best: {best:.1} ms (aim <= {} ms)",
+                    aims::AT_100K_MS
+                ),
+            ));
+        }
+        if let (10_000, Some(node)) = (row.n, &row.node) {
+            let ratio = node.encoded.ratio(&row.encoded);
+            lines.push(verdict(
+                ratio <= aims::NODE_RATIO,
+                format!(
+                    "Node / wasmtime, encoded, at 10k: {ratio:.2}x (aim <= {}x; Node typed: {})",
+                    aims::NODE_RATIO,
+                    node.typed.show()
+                ),
+            ));
+        }
+    }
+    lines
+}
+
+/// Target 3: native time per allocation at 300k over that at 10k.
+fn linearity(rows: &[Row]) -> Option<String> {
+    let at = |n: usize| rows.iter().find(|r| r.n == n).map(|r| r.native.per(n));
+    let (small, large) = (at(10_000)?, at(300_000)?);
+    let ratio = large / small;
+    Some(verdict(
+        ratio <= aims::LINEAR,
+        format!(
+            "native per allocation, 300k over 10k: {large:.0} / {small:.0} ns = {ratio:.2}x (aim <= {}x)",
+            aims::LINEAR
+        ),
+    ))
+}
+
+/// Loading a precompiled component, then instantiation alone and with a
+/// count-10 reconcile on the encoded path, which is what a host pays per
+/// question (target 5).
+fn small(component_path: &Path, rounds: usize) -> Result<String> {
     let cwasm = std::env::temp_dir().join(format!("slotwise-bench-{}.cwasm", std::process::id()));
     precompile(component_path, &cwasm)?;
     let started = Instant::now();
@@ -66,52 +206,90 @@ fn small(component_path: &Path, rounds: usize) -> Result<()> {
         ComponentReconciler::load(&cwasm).context("loading the precompiled component")?;
     let load = started.elapsed();
     let _ = std::fs::remove_file(&cwasm);
-    let input: wit::ReconcileInput = transcode(&rolling_update(10))?;
-    let instantiation = time(rounds, || {
-        let _ = reconciler.instantiate_only();
-    });
-    let small = time(rounds, || {
-        let _ = reconciler.reconcile(&input);
-    });
+    let input = rolling_update(10);
+    let typed: wit::ReconcileInput = transcode(&input)?;
+    let [instantiation, encoded, through] = interleaved(
+        rounds,
+        [
+            &mut || drop(reconciler.instantiate_only()),
+            &mut || drop(reconciler.reconcile_core(&input)),
+            &mut || drop(reconciler.reconcile(&typed)),
+        ],
+    );
     println!("\nload of the precompiled component: {}", human(load));
     println!(
-        "instantiation alone: {} ({rounds} rounds)",
-        instantiation.show()
+        "instantiation alone: {}; with a count-10 reconcile: {} encoded, {} typed ({rounds} rounds)",
+        instantiation.show(),
+        encoded.show(),
+        through.show()
     );
-    println!("instantiation + count-10 reconcile: {}", small.show());
-    Ok(())
+    let us = encoded.median.as_secs_f64() * 1e6;
+    Ok(verdict(
+        us <= aims::SMALL_US,
+        format!(
+            "instantiation + count-10 reconcile, encoded: {us:.1} µs (aim <= {} µs)",
+            aims::SMALL_US
+        ),
+    ))
+}
+
+fn verdict(met: bool, line: String) -> String {
+    format!("{} {line}", if met { "met   " } else { "MISSED" })
 }
 
 /// The median and best of a series of timings.
-struct Timing {
-    median: Duration,
-    best: Duration,
+pub struct Timing {
+    pub median: Duration,
+    pub best: Duration,
 }
 
 impl Timing {
-    fn show(&self) -> String {
+    pub fn of(mut times: Vec<Duration>) -> Self {
+        times.sort_unstable();
+        Timing {
+            median: times[times.len() / 2],
+            best: times[0],
+        }
+    }
+
+    pub fn show(&self) -> String {
         format!("{} ({})", human(self.median), human(self.best))
+    }
+
+    /// The median over `other`'s median.
+    fn ratio(&self, other: &Timing) -> f64 {
+        self.median.as_secs_f64() / other.median.as_secs_f64()
+    }
+
+    /// The median in nanoseconds per one of `n` items.
+    fn per(&self, n: usize) -> f64 {
+        self.median.as_secs_f64() * 1e9 / n.max(1) as f64
     }
 }
 
 /// Runs `f` once to warm up, then `rounds` times.
-fn time(rounds: usize, mut f: impl FnMut()) -> Timing {
-    f();
-    let mut times: Vec<Duration> = (0..rounds.max(1))
-        .map(|_| {
-            let started = Instant::now();
-            f();
-            started.elapsed()
-        })
-        .collect();
-    times.sort_unstable();
-    Timing {
-        median: times[times.len() / 2],
-        best: times[0],
-    }
+pub fn time(rounds: usize, mut f: impl FnMut()) -> Timing {
+    let [timing] = interleaved(rounds, [&mut f]);
+    timing
 }
 
-fn human(d: Duration) -> String {
+/// Runs each of `fs` once to warm up, then `rounds` rounds of each in turn.
+fn interleaved<const N: usize>(rounds: usize, mut fs: [&mut dyn FnMut(); N]) -> [Timing; N] {
+    for f in fs.iter_mut() {
+        f();
+    }
+    let mut times: [Vec<Duration>; N] = std::array::from_fn(|_| Vec::with_capacity(rounds));
+    for _ in 0..rounds.max(1) {
+        for (f, times) in fs.iter_mut().zip(times.iter_mut()) {
+            let started = Instant::now();
+            f();
+            times.push(started.elapsed());
+        }
+    }
+    times.map(Timing::of)
+}
+
+pub fn human(d: Duration) -> String {
     let us = d.as_secs_f64() * 1e6;
     if us < 1_000.0 {
         format!("{us:.1} µs")
@@ -120,166 +298,29 @@ fn human(d: Duration) -> String {
     }
 }
 
-/// A group of `n` in the middle of a rolling update from version 1 to 2.
-pub fn rolling_update(n: usize) -> ReconcileInput {
-    let nodes: Vec<Node> = (0..(n / 10).max(1))
-        .map(|k| Node {
-            id: format!("node-{k:06}"),
-            status: if k % 50 == 7 {
-                NodeStatus::Down
-            } else {
-                NodeStatus::Ready
-            },
-            draining: k % 100 == 3,
-            meta: Vec::new(),
-        })
-        .collect();
-    let deployment_id = "deploy-2c1b7a4e-0000-4000-8000-000000000002";
-    let allocations = (0..n)
-        .map(|i| allocation(i, &nodes, deployment_id))
-        .collect();
-    ReconcileInput {
-        job_id: "web-service".into(),
-        job: Some(Job {
-            id: "web-service".into(),
-            kind: JobType::Service,
-            version: 2,
-            create_index: 42,
-            modify_index: 900,
-            job_modify_index: 900,
-            priority: 50,
-            stopped: false,
-            multiregion: false,
-            groups: vec![TaskGroup {
-                name: "web".into(),
-                count: n as u32,
-                update: Some(UpdateStrategy {
-                    max_parallel: (n / 20).max(1) as u32,
-                    canary: 0,
-                    auto_promote: false,
-                    auto_revert: false,
-                    progress_deadline: 600 * SECOND,
-                }),
-                reschedule: Some(ReschedulePolicy {
-                    attempts: 0,
-                    interval: 0,
-                    delay: 30 * SECOND,
-                    delay_function: DelayFunction::Exponential,
-                    max_delay: 3_600 * SECOND,
-                    unlimited: true,
-                }),
-                disconnect: None,
-                tasks: vec![Task {
-                    name: "web".into(),
-                    leader: false,
-                    kill_timeout: 5 * SECOND,
-                }],
-                fingerprint: Fingerprint {
-                    destructive: 2,
-                    in_place: 2,
-                },
-            }],
-            history: Vec::new(),
-        }),
-        nodes,
-        allocations: vec![GroupAllocations {
-            group: "web".into(),
-            allocations,
-        }],
-        deployment: Some(Deployment {
-            id: deployment_id.into(),
-            job_id: "web-service".into(),
-            job_version: 2,
-            job_create_index: 42,
-            status: DeploymentStatus::Running,
-            description: "Deployment is running".into(),
-            groups: vec![DeploymentGroup {
-                group: "web".into(),
-                promoted: false,
-                placed_canaries: Vec::new(),
-                desired_canaries: 0,
-                desired_total: n as u32,
-                placed_allocs: (n * 3 / 10) as u32,
-                healthy_allocs: (n * 3 / 10) as u32,
-                unhealthy_allocs: 0,
-                auto_promote: false,
-                auto_revert: false,
-                progress_deadline: 600 * SECOND,
-            }],
-        }),
-        eval: Evaluation {
-            id: "eval-7f3e".into(),
-            priority: 50,
-        },
-        now: NOW,
-        explain: false,
-        ext: Vec::new(),
+/// What a `--probe` child does: builds the workload of `n` allocations,
+/// then, by `mode`, nothing more (`input`), reconciles it natively
+/// (`native`), loads the component (`component`), or loads it and
+/// reconciles on the encoded path (`encoded`). Its peak RSS is what the
+/// parent reads.
+pub fn probe(component_path: &Path, mode: &str, n: usize) -> Result<()> {
+    let input = rolling_update(n);
+    match mode {
+        "input" => {}
+        "native" => drop(core::reconcile(&input)),
+        "component" => drop(ComponentReconciler::load(component_path)?),
+        "encoded" => {
+            let reconciler = ComponentReconciler::load(component_path)?;
+            let repeat: usize = std::env::var("REPEAT")
+                .ok()
+                .and_then(|v| v.parse().ok())
+                .unwrap_or(1);
+            for _ in 0..repeat {
+                drop(reconciler.reconcile_core(&input)?);
+            }
+        }
+        other => anyhow::bail!("no probe mode `{other}`"),
     }
-}
-
-fn allocation(i: usize, nodes: &[Node], deployment: &str) -> Allocation {
-    let mix = i % 100;
-    let new_version = (60..90).contains(&mix);
-    let failed = (90..95).contains(&mix);
-    let version = if new_version { 2 } else { 1 };
-    let node = if (95..97).contains(&mix) {
-        // Lands on a down node: node k with k % 50 == 7.
-        7 % nodes.len()
-    } else {
-        i % nodes.len()
-    };
-    Allocation {
-        spec: AllocationSpec {
-            id: format!("{i:08x}-5e1f-4c2a-9b3d-{:012x}", i * 7919),
-            name_index: i as u32,
-            job_version: version,
-            job_create_index: 42,
-            node: node as u32,
-            deployment: new_version.then(|| deployment.to_string()),
-            previous_allocation: None,
-            next_allocation: None,
-            create_index: 1_000 + i as u64,
-            fingerprint: Fingerprint {
-                destructive: version,
-                in_place: version,
-            },
-            placement_score: Some(0.5),
-        },
-        observed: ObservedState {
-            desired_status: DesiredStatus::Run,
-            client_status: if failed {
-                ClientStatus::Failed
-            } else {
-                ClientStatus::Running
-            },
-            desired_transition: (mix == 97).then_some(DesiredTransition {
-                migrate: true,
-                reschedule: false,
-                force_reschedule: false,
-                migrate_disable_placement: false,
-            }),
-            health: new_version.then_some(DeploymentHealth {
-                healthy: if mix >= 88 { None } else { Some(true) },
-                canary: false,
-                changed_at: Some(NOW - 60 * SECOND),
-            }),
-            reschedule: None,
-            followup_eval: None,
-            client_states: None,
-            tasks: failed.then(|| {
-                vec![TaskState {
-                    name: "web".into(),
-                    state: TaskLifecycle::Dead,
-                    failed: true,
-                    started_at: Some(NOW - 3_600 * SECOND),
-                    finished_at: Some(NOW - 120 * SECOND),
-                    restarts: 0,
-                    last_restart: None,
-                }]
-            }),
-            modify_time: NOW - 120 * SECOND,
-            meta: None,
-        },
-        update: None,
-    }
+    std::hint::black_box(&input);
+    Ok(())
 }

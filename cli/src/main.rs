@@ -64,11 +64,21 @@ enum Command {
     /// Time reconciles natively and through the component.
     Bench {
         /// Group sizes, in allocations.
-        #[arg(long, value_delimiter = ',', default_values_t = [1_000, 10_000, 100_000])]
+        #[arg(long, value_delimiter = ',', default_values_t = [1_000, 10_000, 100_000, 300_000])]
         sizes: Vec<usize>,
         /// Reconciles per measurement; the median is reported.
         #[arg(long, default_value_t = 9)]
         rounds: usize,
+        /// Leave out what runs in child processes: peak memory and Node.
+        #[arg(long)]
+        quick: bool,
+        /// Run as a measuring child: build the workload and reconcile it once
+        /// this way (`input`, `native`, `component`, `encoded`).
+        #[arg(long, hide = true)]
+        probe: Option<String>,
+        /// The workload's size, for `--probe`.
+        #[arg(long, hide = true, default_value_t = 0)]
+        probe_size: usize,
     },
     /// Print the reconciler input a scenario describes, as JSON.
     Input {
@@ -160,9 +170,24 @@ fn run(cli: Cli) -> Result<bool> {
             };
             check::run(paths, &runner)
         }
-        Command::Bench { sizes, rounds } => {
+        Command::Bench {
+            sizes,
+            rounds,
+            quick,
+            probe,
+            probe_size,
+        } => {
             let path = locate::component(cli.component.clone())?;
-            bench::run(&path, &shipped, sizes, *rounds)?;
+            match probe {
+                Some(mode) => bench::probe(&path, mode, *probe_size)?,
+                None => bench::run(&bench::Options {
+                    component: &path,
+                    shipped: &shipped,
+                    sizes,
+                    rounds: *rounds,
+                    quick: *quick,
+                })?,
+            }
             Ok(true)
         }
         Command::Input { file } => {

@@ -15,6 +15,10 @@ impl Guest for Component {
     fn reconcile(input: ReconcileInput) -> Result<Plan, InputError> {
         crate::reconcile(&input)
     }
+
+    fn reconcile_encoded(input: Vec<u8>) -> Vec<u8> {
+        crate::wire::reconcile_encoded(&input)
+    }
 }
 
 impl SessionGuest for Component {

@@ -38,6 +38,7 @@ mod slot;
 mod unit_cases;
 mod validation;
 mod views;
+pub mod wire;
 mod wit;
 
 pub use hooks::{Hooks, NoHooks};

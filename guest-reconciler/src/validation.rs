@@ -1,7 +1,7 @@
 //! Input checks: an inconsistent input is refused with the path of the offending field, never half-reconciled.
 
 use crate::{Duration, InputError, ReconcileInput, TaskGroup};
-use rustc_hash::FxHashMap;
+use rustc_hash::FxHashSet;
 use std::collections::BTreeMap;
 
 /// The largest group count accepted. Larger counts are almost certainly
@@ -64,9 +64,10 @@ pub fn check(input: &ReconcileInput) -> Result<(), InputError> {
 
 fn check_allocations(input: &ReconcileInput) -> Result<(), InputError> {
     // Only looked up, never iterated: its order cannot leak into the plan.
+    // It holds the ids alone, so that the table stays small: where the first
+    // of two equal ids is, is searched for only when there is one.
     let total = input.allocations.iter().map(|g| g.allocations.len()).sum();
-    let mut seen: FxHashMap<&str, (usize, usize)> =
-        FxHashMap::with_capacity_and_hasher(total, Default::default());
+    let mut seen: FxHashSet<&str> = FxHashSet::with_capacity_and_hasher(total, Default::default());
     for (g, group) in input.allocations.iter().enumerate() {
         for (a, alloc) in group.allocations.iter().enumerate() {
             let at = |field: &str| format!("allocations[{g}].allocations[{a}].spec.{field}");
@@ -74,7 +75,8 @@ fn check_allocations(input: &ReconcileInput) -> Result<(), InputError> {
             if spec.id.is_empty() {
                 return Err(error(at("id"), "must not be empty".into()));
             }
-            if let Some((g0, a0)) = seen.insert(&spec.id, (g, a)) {
+            if !seen.insert(&spec.id) {
+                let (g0, a0) = first_with_id(input, &spec.id);
                 return Err(error(
                     at("id"),
                     format!(
@@ -102,6 +104,19 @@ fn check_allocations(input: &ReconcileInput) -> Result<(), InputError> {
         }
     }
     Ok(())
+}
+
+/// Where the first allocation with `id` is listed.
+fn first_with_id(input: &ReconcileInput, id: &str) -> (usize, usize) {
+    input
+        .allocations
+        .iter()
+        .enumerate()
+        .find_map(|(g, group)| {
+            let a = group.allocations.iter().position(|a| a.spec.id == id)?;
+            Some((g, a))
+        })
+        .unwrap_or_default()
 }
 
 fn check_groups(groups: &[TaskGroup], path: &str) -> Result<(), InputError> {

@@ -30,6 +30,9 @@ pub enum HostError {
     /// Values could not cross between the library's and the host's types.
     #[error(transparent)]
     Transcode(#[from] TranscodeError),
+    /// The component answered with a buffer the host cannot read.
+    #[error("the reconciler component answered an unreadable buffer: {0}")]
+    Wire(#[from] core::wire::WireError),
     /// A plugin could not be loaded.
     #[error(transparent)]
     PluginLoad(#[from] crate::plugins::loading::LoadError),
@@ -51,8 +54,11 @@ fn session_message(e: &wit::SessionError) -> String {
 }
 
 /// Keep this much of a pooled instance's memory mapped between reconciles,
-/// so that small reconciles do not fault pages in again.
-const KEEP_RESIDENT: usize = 1 << 20;
+/// zeroed rather than returned to the kernel: a fresh instance then finds
+/// its pages resident instead of faulting them in one by one. A reconcile
+/// of 10,000 allocations touches about 20 MiB; with 1 MiB kept it took
+/// 1,470 page faults instead of 110 here, and 6.5 ms instead of 5.4 ms.
+const KEEP_RESIDENT: usize = 64 << 20;
 
 /// How many instances may exist at once in one engine.
 const POOLED_INSTANCES: u32 = 64;
@@ -61,9 +67,11 @@ const POOLED_INSTANCES: u32 = 64;
 /// guest can address. A reconcile of 100,000 allocations uses about 100 MiB.
 pub const DEFAULT_MEMORY_LIMIT: usize = 4 << 30;
 
-/// The export the host calls: `slotwise:reconciler/reconcile@0.1.0#reconcile`.
+/// The exports the host calls: `slotwise:reconciler/reconcile@0.1.0#reconcile`
+/// and its encoded twin.
 const INTERFACE: &str = "slotwise:reconciler/reconcile@0.1.0";
 const FUNCTION: &str = "reconcile";
+const ENCODED_FUNCTION: &str = "reconcile-encoded";
 
 /// The reconciler component, compiled and ready to instantiate.
 pub struct ComponentReconciler {
@@ -72,6 +80,7 @@ pub struct ComponentReconciler {
     /// The same, with the bindings of every export, for sessions.
     bindings: wit::ReconcilerPre<StoreLimits>,
     reconcile: ComponentExportIndex,
+    reconcile_encoded: ComponentExportIndex,
     memory_limit: usize,
 }
 
@@ -125,16 +134,22 @@ impl ComponentReconciler {
         // Checks, once, that the component exports the reconciler world with
         // exactly the signature the host calls.
         let bindings = wit::ReconcilerPre::new(pre.clone()).map_err(|e| format!("{e:#}"))?;
-        let missing = || format!("the component does not export `{INTERFACE}#{FUNCTION}`");
-        let (_, interface) = component.get_export(None, INTERFACE).ok_or_else(missing)?;
-        let (_, reconcile) = component
-            .get_export(Some(&interface), FUNCTION)
-            .ok_or_else(missing)?;
+        let missing = |f: &str| format!("the component does not export `{INTERFACE}#{f}`");
+        let (_, interface) = component
+            .get_export(None, INTERFACE)
+            .ok_or_else(|| missing(FUNCTION))?;
+        let export = |f: &str| {
+            component
+                .get_export(Some(&interface), f)
+                .map(|(_, index)| index)
+                .ok_or_else(|| missing(f))
+        };
         Ok(Self {
             engine,
             pre,
             bindings,
-            reconcile,
+            reconcile: export(FUNCTION)?,
+            reconcile_encoded: export(ENCODED_FUNCTION)?,
             memory_limit: DEFAULT_MEMORY_LIMIT,
         })
     }
@@ -151,6 +166,10 @@ impl ComponentReconciler {
             .build();
         let mut store = Store::new(&self.engine, limits);
         store.limiter(|limits| limits);
+        // A plan may be as large as the reconcile's memory allows: the
+        // default cap on what the guest hands back (128 MiB) would refuse
+        // the plan of an input the limits admit.
+        store.set_hostcall_fuel(self.memory_limit);
         store
     }
 
@@ -188,11 +207,48 @@ impl ComponentReconciler {
         Ok(outcome)
     }
 
-    /// Runs one reconcile on the library's types, moving them across.
+    /// Runs one reconcile in a fresh instance on an encoded input (see
+    /// [`core::wire`]), returning the encoded outcome: the input and the plan
+    /// each cross the boundary as one copy.
+    ///
+    /// # Errors
+    /// When the component traps or fails; an unreadable input is an encoded
+    /// input error, not an `Err`.
+    pub fn reconcile_encoded(&self, input: &[u8]) -> Result<Vec<u8>, HostError> {
+        let mut store = self.store();
+        let instance = self.pre.instantiate(&mut store).map_err(call_error)?;
+        let func = instance
+            .get_func(&mut store, self.reconcile_encoded)
+            .ok_or_else(|| {
+                HostError::Call(format!("no `{INTERFACE}#{ENCODED_FUNCTION}` export"))
+            })?;
+        // SAFETY: as in `reconcile`: the export was found when the component
+        // was loaded, and `ReconcilerPre::new` checked every export's type.
+        let reconcile: TypedFunc<(&[u8],), (Vec<u8>,)> = unsafe { TypedFunc::new_unchecked(func) };
+        let (outcome,) = reconcile.call(&mut store, (input,)).map_err(call_error)?;
+        Ok(outcome)
+    }
+
+    /// Runs one reconcile on the library's types, through the encoded path:
+    /// what hosts use by default.
+    ///
+    /// # Errors
+    /// As [`ComponentReconciler::reconcile_encoded`], and when the component
+    /// answers a buffer that cannot be read.
+    pub fn reconcile_core(
+        &self,
+        input: &core::ReconcileInput,
+    ) -> Result<Result<core::Plan, core::InputError>, HostError> {
+        let outcome = self.reconcile_encoded(&core::wire::encode_input(input))?;
+        Ok(core::wire::decode_outcome(&outcome)?)
+    }
+
+    /// Runs one reconcile on the library's types, through the typed
+    /// `reconcile` export, moving each value across field by field.
     ///
     /// # Errors
     /// As [`ComponentReconciler::reconcile`].
-    pub fn reconcile_core(
+    pub fn reconcile_core_typed(
         &self,
         input: &core::ReconcileInput,
     ) -> Result<Result<core::Plan, core::InputError>, HostError> {
@@ -292,9 +348,9 @@ fn call_error(e: wasmtime::Error) -> HostError {
 
 /// The engine: no async or concurrency support (a synchronous call is then
 /// about three times cheaper), and pooled instances so that a fresh instance
-/// per reconcile costs microseconds. The component's initial memory is small,
-/// so copying it into an already resident pooled memory is cheaper than
-/// mapping it copy-on-write for every instance.
+/// per reconcile costs microseconds. The initial memory is mapped
+/// copy-on-write from the component's image, so that instantiating costs
+/// the same whatever the size of its data.
 fn engine() -> Result<Engine, HostError> {
     let mut pool = PoolingAllocationConfig::default();
     pool.total_component_instances(POOLED_INSTANCES)
@@ -305,7 +361,7 @@ fn engine() -> Result<Engine, HostError> {
     let mut config = Config::new();
     config
         .concurrency_support(false)
-        .memory_init_cow(false)
+        .memory_init_cow(true)
         .allocation_strategy(InstanceAllocationStrategy::Pooling(pool));
     Engine::new(&config).map_err(|e| HostError::Engine(e.to_string()))
 }

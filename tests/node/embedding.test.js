@@ -11,6 +11,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
 import { transpile } from '@bytecodealliance/jco';
 import { callFunction, findFunction, fromComponent, parseJson, toComponent } from './wit-values.js';
+import { WireError, wireCodec } from '../../packages/npm/src/wire.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const root = path.resolve(here, '../..');
@@ -25,6 +26,8 @@ let witTypes;
 let signature;
 let transpiled;
 let reconcile;
+let reconcileEncoded;
+let wire;
 
 /** Runs `slotwise` with `args`, resolving to its exit code, stdout and stderr. */
 async function runSlotwise(...args) {
@@ -54,6 +57,11 @@ function reconcileWithJco(input) {
   return callFunction(reconcile, signature, [input], witTypes);
 }
 
+/** The same through the encoded path: one buffer in, one buffer out. */
+function reconcileEncodedWithJco(input) {
+  return wire.decodeOutcome(reconcileEncoded(wire.encodeInput(input)));
+}
+
 before(async () => {
   const needed = [
     [componentPath, 'the reconciler component'],
@@ -79,6 +87,8 @@ before(async () => {
   }
   const bindings = await import(pathToFileURL(path.join(generated, 'reconciler.js')).href);
   reconcile = bindings.reconcile.reconcile;
+  reconcileEncoded = bindings.reconcile.reconcileEncoded;
+  wire = wireCodec(witTypes);
 });
 
 test('the transpiled component imports nothing and exports reconcile', () => {
@@ -105,9 +115,42 @@ for (const scenario of scenarios) {
 
       assert.ok('Ok' in result, `jco refused the input: ${JSON.stringify(result.Err)}`);
       assert.deepStrictEqual(result.Ok, hostPlan);
+      assert.deepStrictEqual(reconcileEncodedWithJco(input), result, 'the encoded path planned otherwise');
     });
   }
+
+  test(`an input survives the wire format's JavaScript codec unchanged (${scenario})`, async () => {
+    const input = await inputOf(scenario);
+    assert.deepStrictEqual(wire.decodeInput(wire.encodeInput(input)), input);
+  });
 }
+
+test('garbage on the encoded path is an input error naming what is wrong, and the next call still plans', async () => {
+  const cases = [
+    [new Uint8Array([1, 2, 3]), /not a slotwise buffer/],
+    [Uint8Array.from([0x53, 0x57, 9, 1]), /wire format version 9/],
+    [wire.encodeInput(await inputOf(scenarios[0])).slice(0, 40), /truncated/],
+    [Uint8Array.from([0x53, 0x57, 1, 1, 0xff, 0xff, 0xff, 0xff, 0x0f]), /truncated|claims more/],
+  ];
+  for (const [bytes, message] of cases) {
+    const outcome = wire.decodeOutcome(reconcileEncoded(bytes));
+    assert.ok('Err' in outcome, `accepted ${bytes.length} bytes of garbage`);
+    assert.match(outcome.Err.message, message);
+    assert.match(outcome.Err.field, /^encoded-input/);
+  }
+  const random = new Uint8Array(1 << 20);
+  for (let i = 0; i < random.length; i++) random[i] = (i * 2654435761) >>> 24;
+  assert.ok('Err' in wire.decodeOutcome(reconcileEncoded(random)));
+  assert.ok('Ok' in reconcileEncodedWithJco(await inputOf(scenarios[0])));
+});
+
+test('the JavaScript codec names the field of a value that does not fit the contract', async () => {
+  const input = await inputOf(scenarios[0]);
+  assert.throws(() => wire.encodeInput({ ...input, now: 'soon' }), /input\.now: expected s64/);
+  const { eval: _, ...noEval } = input;
+  assert.throws(() => wire.encodeInput(noEval), /input\.eval: missing field of reconcile-input/);
+  assert.throws(() => wire.decodeOutcome(new Uint8Array([0x53, 0x57, 1, 2, 7])), WireError);
+});
 
 test('the component run by jco refuses a duplicated allocation id with the error record the host reports', async () => {
   const scenario = path.join(here, 'duplicate-allocation-id.yaml');

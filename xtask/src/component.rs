@@ -18,14 +18,15 @@ pub fn build(ws: &Workspace) -> Result<PathBuf> {
 pub fn build_package(ws: &Workspace, package: &str, out: &Path) -> Result<()> {
     ws.cargo(&[
         "build",
-        "--release",
+        "--profile",
+        "component",
         "--package",
         package,
         "--target",
         "wasm32-unknown-unknown",
     ])?;
     let module = ws.root.join(format!(
-        "target/wasm32-unknown-unknown/release/{}.wasm",
+        "target/wasm32-unknown-unknown/component/{}.wasm",
         package.replace('-', "_")
     ));
     let component = wrap(&module)?;

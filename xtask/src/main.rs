@@ -117,6 +117,9 @@ fn bench(ws: &Workspace, args: &[String]) -> Result<()> {
     let component = component::build(ws)?;
     // The hook figures are measured with the shipped plugins.
     plugins::build(ws)?;
+    // Node's figures need the contract's description and jco.
+    wit_types::write(ws)?;
+    ws.node_packages()?;
     ws.cargo(&["build", "--release", "--package", "slotwise-cli"])?;
     let slotwise = ws.root.join("target/release/slotwise");
     let mut full = vec![

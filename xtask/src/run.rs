@@ -69,9 +69,14 @@ impl Workspace {
     /// The Node embedding test: installs its packages, transpiles the
     /// component with jco, and runs it.
     pub fn node_test(&self) -> Result<()> {
+        self.node_packages()?;
+        self.run_in(&self.root.join("tests/node"), "npm", &["test"])
+    }
+
+    /// Installs the Node embedding's packages (jco).
+    pub fn node_packages(&self) -> Result<()> {
         let dir = self.root.join("tests/node");
-        self.run_in(&dir, "npm", &["ci", "--no-audit", "--no-fund"])?;
-        self.run_in(&dir, "npm", &["test"])
+        self.run_in(&dir, "npm", &["ci", "--no-audit", "--no-fund"])
     }
 
     /// Runs one named step of a longer job, reporting its time.

@@ -1,0 +1,112 @@
+//! Peak memory, measured in child processes: the high-water mark of resident memory a path needs beyond what its input holds.
+
+use super::{aims, verdict};
+use anyhow::{bail, Context, Result};
+use std::path::Path;
+use std::process::{Command, Stdio};
+
+/// The peak resident memory of `command` run to its end, in bytes.
+fn peak_rss(command: &mut Command) -> Result<u64> {
+    let child = command
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .context("starting a measuring child")?;
+    let pid = child.id() as libc::pid_t;
+    let mut status = 0;
+    // SAFETY: an all-zero `rusage` is a valid value of the plain C struct.
+    let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
+    // SAFETY: `pid` is our own child, not yet waited for; `wait4` writes
+    // only into the two locals whose addresses it is given.
+    let waited = unsafe { libc::wait4(pid, &mut status, 0, &mut usage) };
+    if waited != pid {
+        bail!(
+            "waiting for the measuring child: {}",
+            std::io::Error::last_os_error()
+        );
+    }
+    if !libc::WIFEXITED(status) || libc::WEXITSTATUS(status) != 0 {
+        let mut stderr = String::new();
+        if let Some(mut pipe) = child.stderr {
+            use std::io::Read;
+            let _ = pipe.read_to_string(&mut stderr);
+        }
+        bail!("the measuring child failed ({status}): {}", stderr.trim());
+    }
+    // Linux reports kilobytes.
+    Ok(usage.ru_maxrss as u64 * 1024)
+}
+
+/// A `--probe` child of this very executable.
+fn probe(component: Option<&Path>, mode: &str, n: usize) -> Result<u64> {
+    let exe = std::env::current_exe()?;
+    let mut command = Command::new(exe);
+    command.args(["bench", "--probe", mode, "--probe-size", &n.to_string()]);
+    if let Some(component) = component {
+        command.arg("--component").arg(component);
+    }
+    peak_rss(&mut command)
+}
+
+/// The peak memory the `mode` path needs for `n` allocations beyond the
+/// input's, per allocation: the child that reconciles against one that
+/// only builds the input (and, for the component, loads it).
+pub fn per_allocation(component: &Path, mode: &str, n: usize) -> Result<f64> {
+    let baseline = match mode {
+        "encoded" => "component",
+        _ => "input",
+    };
+    let with = probe(Some(component), mode, n)?;
+    let without = probe(Some(component), baseline, n)?;
+    Ok(with.saturating_sub(without) as f64 / n as f64)
+}
+
+/// Target 4: the peak RSS of `slotwise reconcile --json` on a scenario of
+/// 1,000,000 allocations, above the same command on one allocation.
+pub fn million(component: &Path) -> Result<String> {
+    const N: usize = 1_000_000;
+    let dir = std::env::temp_dir().join(format!("slotwise-bench-{}", std::process::id()));
+    std::fs::create_dir_all(&dir)?;
+    let scenario = |n: usize| -> Result<std::path::PathBuf> {
+        let path = dir.join(format!("allocations-{n}.yaml"));
+        let text = format!(
+            "description: {n} running allocations of the current version on ten nodes\n\
+             job: {{groups: [{{name: web, count: {n}, update: rolling}}]}}\n\
+             nodes: [{{id: n0}}, {{id: n1}}, {{id: n2}}, {{id: n3}}, {{id: n4}}, \
+             {{id: n5}}, {{id: n6}}, {{id: n7}}, {{id: n8}}, {{id: n9}}]\n\
+             allocations:\n  web:\n    - {{index: 0-{}, node: n3, client: running}}\n",
+            n - 1
+        );
+        std::fs::write(&path, text)?;
+        Ok(path)
+    };
+    let run = |path: &Path| -> Result<u64> {
+        let exe = std::env::current_exe()?;
+        peak_rss(
+            Command::new(exe)
+                .arg("reconcile")
+                .arg("--json")
+                .arg(path)
+                .arg("--component")
+                .arg(component),
+        )
+    };
+    let (big, one) = (scenario(N)?, scenario(1)?);
+    let baseline = run(&one)?;
+    let peak = run(&big)?;
+    let _ = std::fs::remove_dir_all(&dir);
+    let per = peak.saturating_sub(baseline) as f64 / N as f64;
+    println!(
+        "\n`slotwise reconcile --json` on {N} allocations: peak RSS {} MiB, {} MiB on one; {per:.0} bytes per allocation",
+        peak >> 20,
+        baseline >> 20
+    );
+    Ok(verdict(
+        per <= aims::BYTES_PER_ALLOCATION,
+        format!(
+            "peak RSS of reconcile --json on 1M allocations: {per:.0} B per allocation above the baseline (aim <= {})",
+            aims::BYTES_PER_ALLOCATION
+        ),
+    ))
+}

@@ -1,0 +1,288 @@
+//! The wire format: a reconcile's input and outcome each as one buffer, so that they cross a component boundary in a single copy.
+//!
+//! A buffer is a four-byte header — `S`, `W`, the format version, and what
+//! the buffer holds — followed by the value in postcard's encoding
+//! (<https://postcard.jamesmunns.com/wire-format>): records as their fields
+//! in WIT order, enums and variants as a varint case index in WIT order,
+//! options as a 0/1 byte, lists and strings as a varint length then their
+//! items, unsigned integers as varints, signed ones zigzagged, `f64` as eight
+//! little-endian bytes. A host in any language can produce and read it from
+//! the WIT alone; `docs/wire.md` says the same for those who write one.
+//!
+//! Decoding never trusts a length: postcard reads from the buffer itself,
+//! so a list claiming more items than the buffer holds ends in an error, not
+//! an allocation of that size.
+
+use crate::{InputError, Plan, ReconcileInput};
+use serde::{de::DeserializeOwned, Serialize};
+
+/// The first two bytes of every buffer.
+pub const MAGIC: [u8; 2] = *b"SW";
+
+/// The format version, bumped whenever a type of the contract changes.
+pub const VERSION: u8 = 1;
+
+/// The length of the header before the encoded value.
+pub const HEADER_LEN: usize = 4;
+
+/// What a buffer holds: its fourth byte.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[repr(u8)]
+pub enum Content {
+    /// A `reconcile-input`.
+    Input = 1,
+    /// A `result<plan, input-error>`.
+    Outcome = 2,
+}
+
+/// Why a buffer could not be read.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum WireError {
+    /// Too short to hold a header, or not a slotwise buffer at all.
+    #[error("not a slotwise buffer: it does not start with the header `SW`")]
+    NotSlotwise,
+    /// Written in another version of the format.
+    #[error("wire format version {found}; this reconciler reads version {VERSION}")]
+    Version { found: u8 },
+    /// Holds something else than what was expected.
+    #[error("the buffer holds {found}, not {expected}")]
+    Content {
+        found: &'static str,
+        expected: &'static str,
+    },
+    /// The value is malformed. `at` is where: the positions of the fields
+    /// and items being read, outermost first, in WIT order (`[2][0][1]` is
+    /// the second field of the first item of the third field).
+    #[error("{message} (at {at}, reading stopped at byte {offset} of the value)")]
+    Malformed {
+        at: String,
+        offset: usize,
+        message: String,
+    },
+    /// The value ends before the buffer does.
+    #[error("{0} bytes follow the encoded value")]
+    Trailing(usize),
+}
+
+impl From<WireError> for InputError {
+    fn from(e: WireError) -> Self {
+        let field = match &e {
+            WireError::Malformed { at, .. } => format!("encoded-input{at}"),
+            _ => "encoded-input".into(),
+        };
+        InputError {
+            field,
+            message: e.to_string(),
+        }
+    }
+}
+
+/// Encodes `input` as a buffer.
+pub fn encode_input(input: &ReconcileInput) -> Vec<u8> {
+    // An allocation takes about a hundred bytes, most of them its id.
+    let allocations: usize = input.allocations.iter().map(|g| g.allocations.len()).sum();
+    encode_sized(Content::Input, input, 4096 + 128 * allocations)
+}
+
+/// Reads an input buffer.
+///
+/// # Errors
+/// When the buffer is not an encoded input of this format version.
+pub fn decode_input(bytes: &[u8]) -> Result<ReconcileInput, WireError> {
+    decode(Content::Input, bytes)
+}
+
+/// Encodes the outcome of a reconcile as a buffer.
+pub fn encode_outcome(outcome: &Result<Plan, InputError>) -> Vec<u8> {
+    encode(Content::Outcome, outcome)
+}
+
+/// Reads an outcome buffer.
+///
+/// # Errors
+/// When the buffer is not an encoded outcome of this format version.
+pub fn decode_outcome(bytes: &[u8]) -> Result<Result<Plan, InputError>, WireError> {
+    decode(Content::Outcome, bytes)
+}
+
+/// Reconciles an encoded input into an encoded outcome: what the
+/// component's `reconcile-encoded` export does. A buffer that cannot be read
+/// gives an encoded input error.
+pub fn reconcile_encoded(input: &[u8]) -> Vec<u8> {
+    let outcome = decode_input(input)
+        .map_err(InputError::from)
+        .and_then(|input| crate::reconcile(&input));
+    encode_outcome(&outcome)
+}
+
+fn encode<T: Serialize + ?Sized>(content: Content, value: &T) -> Vec<u8> {
+    encode_sized(content, value, 1024)
+}
+
+/// Encodes `value` into a buffer that starts with room for `capacity` bytes,
+/// so that a good guess saves the copies of growing it.
+fn encode_sized<T: Serialize + ?Sized>(content: Content, value: &T, capacity: usize) -> Vec<u8> {
+    let mut header = Vec::with_capacity(capacity);
+    header.extend_from_slice(&[MAGIC[0], MAGIC[1], VERSION, content as u8]);
+    // Serializing the contract's types into a growable buffer cannot fail:
+    // they hold no maps with non-string keys and no unsupported types.
+    postcard::to_extend(value, header).unwrap_or_default()
+}
+
+fn decode<T: DeserializeOwned>(expected: Content, bytes: &[u8]) -> Result<T, WireError> {
+    let body = body(expected, bytes)?;
+    match postcard::take_from_bytes::<T>(body) {
+        Ok((value, [])) => Ok(value),
+        Ok((_, rest)) => Err(WireError::Trailing(rest.len())),
+        // Only a failed read pays for tracking the path of the field.
+        Err(error) => Err(locate::<T>(body, error)),
+    }
+}
+
+/// The encoded value of a buffer that holds `expected`.
+fn body(expected: Content, bytes: &[u8]) -> Result<&[u8], WireError> {
+    let Some((header, body)) = bytes.split_first_chunk::<HEADER_LEN>() else {
+        return Err(WireError::NotSlotwise);
+    };
+    if header[..2] != MAGIC {
+        return Err(WireError::NotSlotwise);
+    }
+    if header[2] != VERSION {
+        return Err(WireError::Version { found: header[2] });
+    }
+    if header[3] != expected as u8 {
+        return Err(WireError::Content {
+            found: content_name(header[3]),
+            expected: content_name(expected as u8),
+        });
+    }
+    Ok(body)
+}
+
+fn content_name(byte: u8) -> &'static str {
+    match byte {
+        1 => "a reconcile input",
+        2 => "a reconcile outcome",
+        _ => "an unknown kind of value",
+    }
+}
+
+/// Reads `body` again, tracking the path of the field being read, to say
+/// where `error` happened.
+fn locate<T: DeserializeOwned>(body: &[u8], error: postcard::Error) -> WireError {
+    let mut de = postcard::Deserializer::from_bytes(body);
+    let (at, error) = match serde_path_to_error::deserialize::<_, T>(&mut de) {
+        Err(e) => (e.path().to_string(), e.into_inner()),
+        Ok(_) => (String::new(), error),
+    };
+    let offset = de
+        .finalize()
+        .map_or(body.len(), |rest| body.len() - rest.len());
+    WireError::Malformed {
+        at: if at == "." { String::new() } else { at },
+        offset,
+        message: describe(&error),
+    }
+}
+
+/// What a postcard error means, in the format's terms.
+fn describe(error: &postcard::Error) -> String {
+    use postcard::Error as E;
+    match error {
+        E::DeserializeUnexpectedEnd => {
+            "the buffer ends inside a value: it is truncated, or a length claims more than it holds"
+                .into()
+        }
+        E::DeserializeBadVarint => "a malformed varint".into(),
+        E::DeserializeBadBool => "a bool that is neither 0 nor 1".into(),
+        E::DeserializeBadUtf8 => "a string that is not UTF-8".into(),
+        E::DeserializeBadOption => "an option tag that is neither 0 nor 1".into(),
+        E::DeserializeBadEnum => "a case index beyond the type's cases".into(),
+        other => other.to_string(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn minimal() -> ReconcileInput {
+        ReconcileInput {
+            job_id: "j".into(),
+            job: None,
+            nodes: Vec::new(),
+            allocations: Vec::new(),
+            deployment: None,
+            eval: crate::Evaluation {
+                id: "e".into(),
+                priority: 50,
+            },
+            now: 0,
+            explain: false,
+            ext: Vec::new(),
+        }
+    }
+
+    #[test]
+    fn an_input_survives_encoding() {
+        let input = minimal();
+        assert_eq!(decode_input(&encode_input(&input)), Ok(input));
+    }
+
+    #[test]
+    fn a_truncated_buffer_is_named_as_such() {
+        let bytes = encode_input(&minimal());
+        let error = decode_input(&bytes[..bytes.len() - 3]).unwrap_err();
+        assert!(error.to_string().contains("truncated"), "{error}");
+    }
+
+    #[test]
+    fn another_version_is_refused_with_both_versions_named() {
+        let mut bytes = encode_input(&minimal());
+        bytes[2] = 9;
+        let error = decode_input(&bytes).unwrap_err();
+        assert_eq!(error, WireError::Version { found: 9 });
+        assert_eq!(
+            error.to_string(),
+            "wire format version 9; this reconciler reads version 1"
+        );
+    }
+
+    #[test]
+    fn an_outcome_is_not_read_as_an_input() {
+        let bytes = encode_outcome(&Err(InputError {
+            field: "f".into(),
+            message: "m".into(),
+        }));
+        assert!(matches!(
+            decode_input(&bytes),
+            Err(WireError::Content { .. })
+        ));
+    }
+
+    #[test]
+    fn a_length_beyond_the_buffer_fails_without_allocating_it() {
+        let mut bytes = vec![b'S', b'W', VERSION, Content::Input as u8];
+        // job-id: a string claiming 2^35 bytes.
+        bytes.extend([0x80, 0x80, 0x80, 0x80, 0x7f]);
+        let error = decode_input(&bytes).unwrap_err();
+        assert!(
+            matches!(&error, WireError::Malformed { at, offset: 5, .. } if at == "[0]"),
+            "{error:?}"
+        );
+    }
+
+    #[test]
+    fn trailing_bytes_are_refused() {
+        let mut bytes = encode_input(&minimal());
+        bytes.push(0);
+        assert_eq!(decode_input(&bytes), Err(WireError::Trailing(1)));
+    }
+
+    #[test]
+    fn garbage_reconciles_into_an_input_error() {
+        let outcome = decode_outcome(&reconcile_encoded(b"not a buffer at all"));
+        let error = outcome.expect("an outcome").unwrap_err();
+        assert_eq!(error.field, "encoded-input");
+    }
+}

@@ -1,0 +1,283 @@
+//! The encoded path plans exactly as the typed one, byte for byte, for every scenario and for generated inputs; a buffer that is not an input is a named input error, never a trap.
+
+use proptest::prelude::*;
+use slotwise_cli::{conformance, workload};
+use slotwise_host::ComponentReconciler;
+use slotwise_reconciler::wire::{self, Content, VERSION};
+use slotwise_reconciler::*;
+use std::path::{Path, PathBuf};
+use std::sync::OnceLock;
+
+fn root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
+}
+
+fn reconciler() -> &'static ComponentReconciler {
+    static RECONCILER: OnceLock<ComponentReconciler> = OnceLock::new();
+    RECONCILER.get_or_init(|| {
+        let path = std::env::var_os("SLOTWISE_COMPONENT")
+            .map(PathBuf::from)
+            .unwrap_or_else(|| root().join("target/slotwise/reconciler.wasm"));
+        ComponentReconciler::load(&path)
+            .unwrap_or_else(|e| panic!("{e} (build it with `cargo xtask build`)"))
+    })
+}
+
+/// The encoded outcome of the typed path, and the outcome the encoded path
+/// returned, for `input`.
+fn both_paths(input: &ReconcileInput) -> (Vec<u8>, Vec<u8>) {
+    let typed = reconciler()
+        .reconcile_core_typed(input)
+        .expect("the typed path runs");
+    let encoded = reconciler()
+        .reconcile_encoded(&wire::encode_input(input))
+        .expect("the encoded path runs");
+    (wire::encode_outcome(&typed), encoded)
+}
+
+/// The outcome the encoded path gives for `bytes`, which must be an input
+/// error.
+fn refused(bytes: &[u8]) -> InputError {
+    let outcome = reconciler()
+        .reconcile_encoded(bytes)
+        .expect("garbage is an answer, not a trap");
+    match wire::decode_outcome(&outcome).expect("a readable outcome") {
+        Err(error) => error,
+        Ok(_) => panic!("{} bytes of garbage were planned", bytes.len()),
+    }
+}
+
+#[test]
+fn every_scenario_plans_alike_on_the_typed_and_the_encoded_path() {
+    let dirs = ["tests", "docs/examples"].map(|d| root().join(d));
+    let files = conformance::files(&dirs).expect("the scenario folders exist");
+    let mut compared = 0;
+    for path in files {
+        // Files meant to be refused (bad input, hostile plugins) have no input.
+        let Ok(scenario) = conformance::load(&path) else {
+            continue;
+        };
+        let (typed, encoded) = both_paths(&scenario.input);
+        assert!(
+            typed == encoded,
+            "{}: the encoded path planned otherwise",
+            path.display()
+        );
+        compared += 1;
+    }
+    assert!(compared > 300, "only {compared} scenarios were compared");
+}
+
+#[test]
+fn a_large_workload_plans_alike_on_both_paths() {
+    let input = workload::rolling_update(20_000);
+    let (typed, encoded) = both_paths(&input);
+    assert!(typed == encoded);
+}
+
+/// One change to an allocation of a generated workload.
+#[derive(Clone, Debug)]
+enum Edit {
+    Client(usize, ClientStatus),
+    Desired(usize, DesiredStatus),
+    Transition(usize, bool, bool, bool),
+    Health(usize, Option<bool>, bool),
+    Events(usize, Vec<(i64, i64)>),
+    Task(usize, String, bool, Option<i64>),
+    Meta(usize, String, String),
+    Update(usize, Option<UpdateKind>),
+    Score(usize, Option<f64>),
+    Lineage(usize, Option<String>, Option<String>),
+}
+
+fn edit() -> impl Strategy<Value = Edit> {
+    let i = 0usize..64;
+    let client = prop_oneof![
+        Just(ClientStatus::Pending),
+        Just(ClientStatus::Running),
+        Just(ClientStatus::Complete),
+        Just(ClientStatus::Failed),
+        Just(ClientStatus::Lost),
+        Just(ClientStatus::Unknown),
+    ];
+    let desired = prop_oneof![
+        Just(DesiredStatus::Run),
+        Just(DesiredStatus::Stop),
+        Just(DesiredStatus::Evict)
+    ];
+    let update = prop_oneof![
+        Just(None),
+        Just(Some(UpdateKind::Ignore)),
+        Just(Some(UpdateKind::InPlace)),
+        Just(Some(UpdateKind::Destructive)),
+    ];
+    let time = -(1i64 << 62)..(1i64 << 62);
+    prop_oneof![
+        (i.clone(), client).prop_map(|(i, c)| Edit::Client(i, c)),
+        (i.clone(), desired).prop_map(|(i, d)| Edit::Desired(i, d)),
+        (i.clone(), any::<bool>(), any::<bool>(), any::<bool>())
+            .prop_map(|(i, a, b, c)| Edit::Transition(i, a, b, c)),
+        (i.clone(), any::<Option<bool>>(), any::<bool>())
+            .prop_map(|(i, h, c)| Edit::Health(i, h, c)),
+        (
+            i.clone(),
+            prop::collection::vec((time.clone(), 0i64..1 << 40), 0..4)
+        )
+            .prop_map(|(i, e)| Edit::Events(i, e)),
+        (
+            i.clone(),
+            "\\PC{0,12}",
+            any::<bool>(),
+            prop::option::of(time.clone())
+        )
+            .prop_map(|(i, n, f, t)| Edit::Task(i, n, f, t)),
+        (i.clone(), "\\PC{0,8}", "\\PC{0,50}").prop_map(|(i, k, v)| Edit::Meta(i, k, v)),
+        (i.clone(), update).prop_map(|(i, u)| Edit::Update(i, u)),
+        (i.clone(), prop::option::of(-1e9f64..1e9)).prop_map(|(i, s)| Edit::Score(i, s)),
+        (
+            i,
+            prop::option::of("\\PC{1,40}"),
+            prop::option::of("\\PC{1,40}")
+        )
+            .prop_map(|(i, p, n)| Edit::Lineage(i, p, n)),
+    ]
+}
+
+fn apply(input: &mut ReconcileInput, edit: Edit) {
+    let allocations = &mut input.allocations[0].allocations;
+    let n = allocations.len();
+    let at = |i: usize| i % n;
+    match edit {
+        Edit::Client(i, c) => allocations[at(i)].observed.client_status = c,
+        Edit::Desired(i, d) => allocations[at(i)].observed.desired_status = d,
+        Edit::Transition(i, migrate, reschedule, force) => {
+            allocations[at(i)].observed.desired_transition = Some(DesiredTransition {
+                migrate,
+                reschedule,
+                force_reschedule: force,
+                migrate_disable_placement: false,
+            })
+        }
+        Edit::Health(i, healthy, canary) => {
+            allocations[at(i)].observed.health = Some(DeploymentHealth {
+                healthy,
+                canary,
+                changed_at: Some(workload::NOW),
+            })
+        }
+        Edit::Events(i, events) => {
+            allocations[at(i)].observed.reschedule = Some(RescheduleTracker {
+                events: events
+                    .into_iter()
+                    .map(|(at, delay)| RescheduleEvent { at, delay })
+                    .collect(),
+                last_failed: false,
+            })
+        }
+        Edit::Task(i, name, failed, finished) => {
+            allocations[at(i)].observed.tasks = Some(vec![TaskState {
+                name,
+                state: TaskLifecycle::Dead,
+                failed,
+                started_at: None,
+                finished_at: finished,
+                restarts: 3,
+                last_restart: finished,
+            }])
+        }
+        Edit::Meta(i, k, v) => allocations[at(i)].observed.meta = Some(vec![(k, v)]),
+        Edit::Update(i, u) => allocations[at(i)].update = u,
+        Edit::Score(i, s) => allocations[at(i)].spec.placement_score = s,
+        Edit::Lineage(i, previous, next) => {
+            let spec = &mut allocations[at(i)].spec;
+            spec.previous_allocation = previous;
+            spec.next_allocation = next;
+        }
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(64))]
+
+    #[test]
+    fn generated_inputs_plan_alike_on_both_paths(
+        n in 1usize..120,
+        explain in any::<bool>(),
+        edits in prop::collection::vec(edit(), 0..24),
+    ) {
+        let mut input = workload::rolling_update(n);
+        input.explain = explain;
+        for e in edits {
+            apply(&mut input, e);
+        }
+        let (typed, encoded) = both_paths(&input);
+        prop_assert!(typed == encoded);
+    }
+}
+
+#[test]
+fn a_truncated_buffer_is_refused_as_truncated() {
+    let bytes = wire::encode_input(&workload::rolling_update(50));
+    for cut in [5, bytes.len() / 2, bytes.len() - 1] {
+        let error = refused(&bytes[..cut]);
+        assert!(error.message.contains("truncated"), "{error:?}");
+        assert!(error.field.starts_with("encoded-input"), "{error:?}");
+    }
+}
+
+#[test]
+fn a_buffer_of_another_format_version_is_refused_naming_both_versions() {
+    let mut bytes = wire::encode_input(&workload::rolling_update(5));
+    bytes[2] = VERSION + 1;
+    let error = refused(&bytes);
+    assert_eq!(error.field, "encoded-input");
+    assert_eq!(
+        error.message,
+        format!(
+            "wire format version {}; this reconciler reads version {VERSION}",
+            VERSION + 1
+        )
+    );
+}
+
+#[test]
+fn an_absurd_length_is_refused_without_being_allocated() {
+    // A job id of 2^32 - 1 bytes: more than the buffer holds.
+    let mut bytes = vec![b'S', b'W', VERSION, Content::Input as u8];
+    bytes.extend([0xff, 0xff, 0xff, 0xff, 0x0f]);
+    let error = refused(&bytes);
+    assert!(error.message.contains("claims more"), "{error:?}");
+    // One of 2^63 bytes: more than a length can be in the component.
+    bytes.truncate(4);
+    bytes.extend([0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x7f]);
+    let error = refused(&bytes);
+    assert!(error.message.contains("malformed varint"), "{error:?}");
+    // job-id "j", no job, no nodes, then a list of 2^31 allocations.
+    let mut bytes = vec![b'S', b'W', VERSION, Content::Input as u8, 1, b'j', 0, 0];
+    bytes.extend([0x80, 0x80, 0x80, 0x80, 0x08]);
+    let error = refused(&bytes);
+    assert!(error.message.contains("claims more"), "{error:?}");
+}
+
+#[test]
+fn a_hundred_megabytes_of_random_bytes_are_refused_and_the_next_reconcile_plans() {
+    let mut bytes = vec![0u8; 100 << 20];
+    let mut state = 0x9e37_79b9_7f4a_7c15u64;
+    for chunk in bytes.chunks_mut(8) {
+        // xorshift64: deterministic noise, no dependency.
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        chunk.copy_from_slice(&state.to_le_bytes()[..chunk.len()]);
+    }
+    let error = refused(&bytes);
+    assert_eq!(error.field, "encoded-input");
+    bytes[..4].copy_from_slice(&[b'S', b'W', VERSION, Content::Input as u8]);
+    let error = refused(&bytes);
+    assert!(error.field.starts_with("encoded-input"), "{error:?}");
+    let input = workload::rolling_update(10);
+    let plan = reconciler()
+        .reconcile_core(&input)
+        .expect("the host still works");
+    assert_eq!(plan, reconcile(&input));
+}
