@@ -23,7 +23,7 @@ mod rescheduling;
 mod rollout;
 pub(crate) mod screen;
 mod surplus;
-mod updates;
+pub(crate) mod updates;
 
 use crate::candidate::{Candidate, Standing};
 use crate::composition::Tally;
@@ -448,7 +448,7 @@ impl Reporting for GroupRun<'_, '_> {
 }
 
 /// A deployment state for a group the current deployment does not hold yet.
-fn fresh_state(spec: &TaskGroup) -> DeploymentGroup {
+pub(crate) fn fresh_state(spec: &TaskGroup) -> DeploymentGroup {
     let update = crate::deployment::strategy(spec.update.as_ref());
     DeploymentGroup {
         group: spec.name.clone(),

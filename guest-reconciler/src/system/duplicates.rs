@@ -1,0 +1,54 @@
+//! Duplicates: a node runs one allocation of a group per slot, so when several live ones stay on it, the newest of the job's current version is kept.
+
+use super::group::NodeGroupRun;
+use crate::candidate::Standing;
+use crate::pipeline::Outcome;
+use crate::Reason;
+
+/// Whether the candidate at `i` stays on its node after its classification:
+/// not migrating, lost, or already stopped.
+fn stays(g: &NodeGroupRun, i: usize) -> bool {
+    let c = &g.candidates[i];
+    c.tracked
+        && !c.stopped
+        && !matches!(
+            c.standing,
+            Standing::Migrating | Standing::Lost | Standing::Out
+        )
+}
+
+pub(super) fn run(g: &mut NodeGroupRun) -> Outcome {
+    let mut stopped = 0;
+    for s in 0..g.slots.len() {
+        let staying: Vec<usize> = g.slots[s]
+            .claimants
+            .clone()
+            .filter(|&i| stays(g, i))
+            .collect();
+        if staying.len() < 2 {
+            continue;
+        }
+        // Candidates are in creation order within a slot: the last current
+        // one is the newest of the job's version, else the last is the newest.
+        let keep = staying
+            .iter()
+            .rev()
+            .copied()
+            .find(|&i| g.is_current(i))
+            .unwrap_or(staying[staying.len() - 1]);
+        let node = &g.candidates[keep].node.id;
+        let message = format!(
+            "allocation {} of the group already runs on node {node}",
+            g.candidates[keep].id()
+        );
+        for i in staying.into_iter().filter(|&i| i != keep) {
+            g.stop(i, Reason::Duplicate, None, message.clone(), true);
+            g.candidates[i].standing = Standing::Out;
+            stopped += 1;
+        }
+    }
+    if stopped == 0 {
+        return Outcome::skipped("one allocation per node and slot");
+    }
+    Outcome::done(format!("{stopped} duplicate allocations stopped"))
+}
