@@ -52,6 +52,7 @@ pub(crate) fn groups(run: &mut JobRun) -> Outcome {
         sysbatch: job.kind == JobType::Sysbatch,
         untracked_rollout: input.deployment.is_none()
             && runs_version(input, job.version, job.create_index),
+        has_version: nodes_with_version(input, job.version, job.create_index),
     };
     let mut reports = std::mem::take(&mut run.reports);
     for name in group_names(input, Some(job)) {
@@ -106,6 +107,18 @@ fn runs_version(input: &ReconcileInput, version: u64, create_index: u64) -> bool
                 && a.spec.job_create_index == create_index
                 && !a.observed.is_terminal()
         })
+}
+
+/// Per node position, whether the node holds an allocation of `version` of
+/// instance `create_index`, running or finished.
+fn nodes_with_version(input: &ReconcileInput, version: u64, create_index: u64) -> Vec<bool> {
+    let mut has = vec![false; input.nodes.len()];
+    for a in input.allocations.iter().flat_map(|g| &g.allocations) {
+        if a.spec.job_version == version && a.spec.job_create_index == create_index {
+            has[a.spec.node as usize] = true;
+        }
+    }
+    has
 }
 
 /// The `deployment-status` step of a system job: the deployment is complete

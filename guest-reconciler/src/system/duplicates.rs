@@ -2,8 +2,9 @@
 
 use super::group::NodeGroupRun;
 use crate::candidate::Standing;
+use crate::group::updates::decide;
 use crate::pipeline::Outcome;
-use crate::Reason;
+use crate::{Reason, UpdateKind};
 
 /// Whether the candidate at `i` stays on its node after its classification:
 /// not migrating, lost, or already stopped.
@@ -28,14 +29,18 @@ pub(super) fn run(g: &mut NodeGroupRun) -> Outcome {
         if staying.len() < 2 {
             continue;
         }
-        // Candidates are in creation order within a slot: the last current
-        // one is the newest of the job's version, else the last is the newest.
+        // Candidates are in creation order within a slot, so the last one of
+        // the best standing is the newest: up to date first, then of the
+        // job's current version.
+        let rank = |i: usize| {
+            let up_to_date = decide(&g.candidates[i], g.spec) == UpdateKind::Ignore;
+            (up_to_date, g.is_current(i), i)
+        };
         let keep = staying
             .iter()
-            .rev()
             .copied()
-            .find(|&i| g.is_current(i))
-            .unwrap_or(staying[staying.len() - 1]);
+            .max_by_key(|&i| rank(i))
+            .unwrap_or(staying[0]);
         let node = &g.candidates[keep].node.id;
         let message = format!(
             "allocation {} of the group already runs on node {node}",

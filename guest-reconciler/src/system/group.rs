@@ -30,6 +30,9 @@ pub(crate) struct Context<'a> {
     /// current version: a rollout under way without a deployment gets none,
     /// as it could never be told complete.
     pub(crate) untracked_rollout: bool,
+    /// Per node position: whether the node holds an allocation of the job's
+    /// current version, running or finished, in any group.
+    pub(crate) has_version: Vec<bool>,
 }
 
 /// The state of one group while its steps run.

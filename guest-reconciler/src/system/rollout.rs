@@ -40,15 +40,15 @@ pub(super) fn run(g: &mut NodeGroupRun) -> Outcome {
     Outcome::done("the deployment tracks the group")
 }
 
-/// Whether some slot the job uses holds nothing, live or finished, of the
-/// job's current version: the version is new there.
+/// Whether some node the group uses holds nothing, live or finished, of the
+/// job's current version in any group: the version is new there.
 fn missing_version(g: &NodeGroupRun) -> bool {
     g.slots.iter().any(|slot| {
-        let claimants = slot.claimants.clone();
-        let used = claimants
-            .clone()
-            .any(|i| !g.candidates[i].observed().is_terminal())
-            || g.ctx.nodes.of(slot.node) == super::nodes::Eligibility::Eligible;
-        used && !claimants.into_iter().any(|i| g.is_current(i))
+        let used = g.ctx.nodes.of(slot.node) == super::nodes::Eligibility::Eligible
+            || slot
+                .claimants
+                .clone()
+                .any(|i| !g.candidates[i].observed().is_terminal());
+        used && !g.ctx.has_version[slot.node as usize]
     })
 }
