@@ -1,6 +1,7 @@
 //! The `bench` command: reconcile times natively and through the component, on generated rolling updates, and what plugin hooks add.
 
 mod hooks;
+mod system;
 
 use anyhow::{Context, Result};
 use slotwise_host::component::precompile;
@@ -53,6 +54,7 @@ pub fn run(component_path: &Path, shipped: &Path, sizes: &[usize], rounds: usize
         );
     }
     small(component_path, rounds.max(200))?;
+    system::run(&reconciler, rounds)?;
     hooks::run(&reconciler, shipped, rounds)
 }
 

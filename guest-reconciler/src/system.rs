@@ -140,6 +140,6 @@ pub(crate) fn deployment_status(run: &mut JobRun) -> Outcome {
     match &run.deployment {
         Some(d) => Outcome::done(d.message.clone()),
         None if updates == 0 => Outcome::skipped("no deployment change"),
-        None => Outcome::done(format!("{}", phrasing::count(updates, "deployment update"))),
+        None => Outcome::done(phrasing::count(updates, "deployment update")),
     }
 }

@@ -24,7 +24,9 @@ pub(super) fn run(g: &mut NodeGroupRun) -> Outcome {
                     Some(rule) if rule.name == "node-down" => {
                         format!("node {node} is down; the allocation is lost")
                     }
-                    _ => format!("its client on node {node} stayed away past lost-after; the allocation is lost"),
+                    _ => format!(
+                        "its client on node {node} stayed away past lost-after; the allocation is lost"
+                    ),
                 };
                 g.stop(i, Reason::Lost, Some(ClientStatus::Lost), message, true);
                 lost += 1;
@@ -43,15 +45,14 @@ pub(super) fn run(g: &mut NodeGroupRun) -> Outcome {
                 });
                 disconnected += 1;
             }
+            // Kept as it is: counted, and still part of the group's total.
             Standing::Ignored => {
                 kept += 1;
+                continue;
             }
             _ => continue,
         }
-        g.candidates[i].standing = match g.candidates[i].standing {
-            Standing::Ignored => Standing::Ignored,
-            _ => Standing::Out,
-        };
+        g.candidates[i].standing = Standing::Out;
     }
     let counters = &mut g.plan.counters;
     counters.migrate += migrated;
