@@ -28,6 +28,7 @@ mod tally;
 mod updates;
 
 use crate::pipeline::Outcome;
+use crate::plugin::Hook;
 use crate::reconcile::{gather, group_names, JobRun};
 use crate::retire::{retire, Retirement};
 use crate::{phrasing, JobType, ReconcileInput, StepReport, StepStatus};
@@ -55,6 +56,18 @@ pub(crate) fn groups(run: &mut JobRun) -> Outcome {
         has_version: nodes_with_version(input, job.version, job.create_index),
     };
     let mut reports = std::mem::take(&mut run.reports);
+    if run.hooks.asks(Hook::PreSlot) || run.hooks.asks(Hook::PostSlot) {
+        // The promotion hook is asked for system canaries as for any job;
+        // the slot hooks are not wired to node slots yet, and the report
+        // says so rather than leaving a plugin's silence unexplained.
+        reports.push(StepReport {
+            step: "slot-hooks".into(),
+            group: None,
+            status: StepStatus::Skipped,
+            message: "plugins are not asked at pre-slot and post-slot about a system job's node slots"
+                .into(),
+        });
+    }
     for name in group_names(input, Some(job)) {
         let mut candidates = gather(input, Some(job), name);
         let spec = job.groups.iter().find(|g| g.name == name);
