@@ -31,21 +31,7 @@ pub fn run(component_path: &Path, shipped: &Path, sizes: &[usize], rounds: usize
         "allocs", "native", "component", "ratio", "changes"
     );
     for &n in sizes {
-        let input = rolling_update(n);
-        let crossing: wit::ReconcileInput = transcode(&input)?;
-        let native = time(rounds, || {
-            let _ = core::reconcile(&input);
-        });
-        let through = time(rounds, || {
-            let _ = reconciler.reconcile(&crossing);
-        });
-        let plan =
-            core::reconcile(&input).map_err(|e| anyhow::anyhow!("{}: {}", e.field, e.message))?;
-        let changes: usize = plan
-            .groups
-            .iter()
-            .map(|g| g.placements.len() + g.stops.len() + g.destructive_updates.len())
-            .sum();
+        let (native, through, changes) = measure(&reconciler, &rolling_update(n), rounds)?;
         println!(
             "{n:>8}  {:>22}  {:>22}  {:>6.2}x  {changes:>8}",
             native.show(),
@@ -56,6 +42,29 @@ pub fn run(component_path: &Path, shipped: &Path, sizes: &[usize], rounds: usize
     small(component_path, rounds.max(200))?;
     system::run(&reconciler, rounds)?;
     hooks::run(&reconciler, shipped, rounds)
+}
+
+/// `input` reconciled natively and through the component, `rounds` times
+/// each, and how many placements, stops and replacements its plan makes.
+fn measure(
+    reconciler: &ComponentReconciler,
+    input: &ReconcileInput,
+    rounds: usize,
+) -> Result<(Timing, Timing, usize)> {
+    let crossing: wit::ReconcileInput = transcode(input)?;
+    let native = time(rounds, || {
+        let _ = core::reconcile(input);
+    });
+    let through = time(rounds, || {
+        let _ = reconciler.reconcile(&crossing);
+    });
+    let plan = core::reconcile(input).map_err(|e| anyhow::anyhow!("{}: {}", e.field, e.message))?;
+    let changes = plan
+        .groups
+        .iter()
+        .map(|g| g.placements.len() + g.stops.len() + g.destructive_updates.len())
+        .sum();
+    Ok((native, through, changes))
 }
 
 /// Loading a precompiled component, then instantiation plus a count-10

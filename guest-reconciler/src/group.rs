@@ -11,7 +11,7 @@ mod canary_placement;
 mod classify;
 mod completion;
 mod count_cap;
-mod destructive;
+pub(crate) mod destructive;
 mod disconnect;
 mod followups;
 mod migration;
@@ -220,10 +220,7 @@ impl<'a, 'r> GroupRun<'a, 'r> {
         candidates: Vec<Candidate<'a>>,
         hooks: &'r mut dyn Hooks,
     ) -> Self {
-        let (dstate, dstate_existing) = match deployments.group(&spec.name) {
-            Some(existing) => (existing.clone(), true),
-            None => (fresh_state(spec), false),
-        };
+        let (dstate, dstate_existing) = deployment_state(deployments, spec);
         Self {
             ctx,
             deployments,
@@ -447,8 +444,20 @@ impl Reporting for GroupRun<'_, '_> {
     }
 }
 
+/// The group's state in the current deployment, and whether the deployment
+/// holds one; a fresh state when it does not.
+pub(crate) fn deployment_state(
+    deployments: &Deployments,
+    spec: &TaskGroup,
+) -> (DeploymentGroup, bool) {
+    match deployments.group(&spec.name) {
+        Some(existing) => (existing.clone(), true),
+        None => (fresh_state(spec), false),
+    }
+}
+
 /// A deployment state for a group the current deployment does not hold yet.
-pub(crate) fn fresh_state(spec: &TaskGroup) -> DeploymentGroup {
+fn fresh_state(spec: &TaskGroup) -> DeploymentGroup {
     let update = crate::deployment::strategy(spec.update.as_ref());
     DeploymentGroup {
         group: spec.name.clone(),

@@ -6,7 +6,7 @@ use crate::group::{Context, GroupEnd, GroupRun};
 use crate::hooks::{Hooks, NoHooks};
 use crate::pipeline::{self, Outcome, Reporting, Step};
 use crate::policy::{GroupVersions, Policy};
-use crate::retire::{retire, Retirement};
+use crate::retire::{retire, retire_group, Retirement};
 use crate::{
     phrasing, validation, GroupAllocations, GroupPlan, InputError, Job, JobType, NewDeployment,
     Plan, PluginFailure, PolicyAction, Progress, Question, ReconcileInput, SessionError, SlotExt,
@@ -263,18 +263,7 @@ fn groups(run: &mut JobRun) -> Outcome {
             }
             _ => {
                 crate::group::screen::server_stopped(&mut candidates, ctx.is_batch);
-                let why = match spec {
-                    Some(_) => Retirement::ScaledToZero,
-                    None => Retirement::GroupRemoved,
-                };
-                let plan = retire(name, &mut candidates, why, input.now, input.explain);
-                reports.push(StepReport {
-                    step: "retire".into(),
-                    group: Some(name.to_string()),
-                    status: StepStatus::Done,
-                    message: format!("{} allocations stopped", plan.stops.len()),
-                });
-                plan
+                retire_group(name, spec, &mut candidates, input, &mut reports)
             }
         };
         run.groups.push(plan);

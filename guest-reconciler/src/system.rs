@@ -30,7 +30,7 @@ mod updates;
 use crate::pipeline::Outcome;
 use crate::plugin::Hook;
 use crate::reconcile::{gather, group_names, JobRun};
-use crate::retire::{retire, Retirement};
+use crate::retire::retire_group;
 use crate::{phrasing, JobType, ReconcileInput, StepReport, StepStatus};
 use group::{Context, NodeGroupRun};
 use nodes::NodeSet;
@@ -64,8 +64,9 @@ pub(crate) fn groups(run: &mut JobRun) -> Outcome {
             step: "slot-hooks".into(),
             group: None,
             status: StepStatus::Skipped,
-            message: "plugins are not asked at pre-slot and post-slot about a system job's node slots"
-                .into(),
+            message:
+                "plugins are not asked at pre-slot and post-slot about a system job's node slots"
+                    .into(),
         });
     }
     for name in group_names(input, Some(job)) {
@@ -84,18 +85,7 @@ pub(crate) fn groups(run: &mut JobRun) -> Outcome {
                 for c in candidates.iter_mut().filter(|c| c.observed().is_terminal()) {
                     c.untrack(|| "finished; nothing to stop");
                 }
-                let why = match spec {
-                    Some(_) => Retirement::ScaledToZero,
-                    None => Retirement::GroupRemoved,
-                };
-                let plan = retire(name, &mut candidates, why, input.now, input.explain);
-                reports.push(StepReport {
-                    step: "retire".into(),
-                    group: Some(name.to_string()),
-                    status: StepStatus::Done,
-                    message: format!("{} live allocations stopped", plan.stops.len()),
-                });
-                plan
+                retire_group(name, spec, &mut candidates, input, &mut reports)
             }
         };
         run.groups.push(plan);

@@ -1,10 +1,8 @@
 //! System jobs: a reconcile of a system job on 10,000 nodes with three groups, natively and through the component.
 
-use super::{time, NOW, SECOND};
+use super::{measure, NOW, SECOND};
 use anyhow::Result;
-use slotwise_host::transcode::transcode;
-use slotwise_host::{wit, ComponentReconciler};
-use slotwise_reconciler as core;
+use slotwise_host::ComponentReconciler;
 use slotwise_reconciler::{
     Allocation, AllocationSpec, ClientStatus, Deployment, DeploymentGroup, DeploymentHealth,
     DeploymentStatus, DesiredStatus, DesiredTransition, Evaluation, Fingerprint, GroupAllocations,
@@ -22,20 +20,7 @@ const GROUPS: [(&str, u32); 3] = [("logs", 10), ("metrics", 0), ("maintenance", 
 /// Prints the time of a system reconcile natively and through the component.
 pub fn run(reconciler: &ComponentReconciler, rounds: usize) -> Result<()> {
     let input = cluster(NODES);
-    let crossing: wit::ReconcileInput = transcode(&input)?;
-    let native = time(rounds, || {
-        let _ = core::reconcile(&input);
-    });
-    let through = time(rounds, || {
-        let _ = reconciler.reconcile(&crossing);
-    });
-    let plan =
-        core::reconcile(&input).map_err(|e| anyhow::anyhow!("{}: {}", e.field, e.message))?;
-    let changes: usize = plan
-        .groups
-        .iter()
-        .map(|g| g.placements.len() + g.stops.len() + g.destructive_updates.len())
-        .sum();
+    let (native, through, changes) = measure(reconciler, &input, rounds)?;
     let allocations: usize = input.allocations.iter().map(|g| g.allocations.len()).sum();
     println!(
         "\nsystem job on {NODES} nodes, {} groups, {allocations} allocations: 1% joining, 2% down, \

@@ -6,7 +6,7 @@ use crate::deployment::strategy;
 use crate::pipeline::Outcome;
 
 pub(super) fn run(g: &mut NodeGroupRun) -> Outcome {
-    if g.destructive.is_empty() {
+    if g.destructive.is_empty() && g.reruns.is_empty() {
         g.budget = 0;
         return Outcome::skipped("nothing to replace");
     }

@@ -1,10 +1,11 @@
 //! Canaries: while a change awaits promotion, a percentage of the nodes to update (rounded up, at most max-parallel) gets the new version first; the other replacements wait.
 
 use super::group::NodeGroupRun;
+use super::placement::on_node;
 use crate::candidate::Standing;
 use crate::deployment::strategy;
 use crate::pipeline::Outcome;
-use crate::{Placement, Reason};
+use crate::Reason;
 use std::collections::BTreeSet;
 
 /// How many canaries `percent` of `nodes` makes, rounded up, and at most
@@ -49,19 +50,11 @@ pub(super) fn run(g: &mut NodeGroupRun) -> Outcome {
         .count();
     let required = wanted(
         update.canary,
-        g.destructive.len() + existing.len(),
+        g.destructive.len() + g.reruns.len() + existing.len(),
         update.max_parallel,
     );
-    let live: Vec<usize> = std::mem::take(&mut g.destructive)
-        .into_iter()
-        .filter(|&i| {
-            let terminal = g.candidates[i].observed().is_terminal();
-            if terminal {
-                g.destructive.push(i);
-            }
-            !terminal
-        })
-        .collect();
+    // While canaries are wanted, none of the other replacements happen.
+    let live = std::mem::take(&mut g.destructive);
     let have = existing.len() + replacing;
     let new = if g.budget > 0 {
         (required as usize).saturating_sub(have).min(live.len())
@@ -77,22 +70,14 @@ pub(super) fn run(g: &mut NodeGroupRun) -> Outcome {
         }
         let c = &g.candidates[i];
         let node = c.alloc.spec.node;
-        g.plan.placements.push(Placement {
-            name_index: c.index(),
-            canary: true,
-            previous_allocation: Some(c.id().to_string()),
-            reschedule: false,
-            previous_lost: false,
-            downgrade_non_canary: false,
-            min_job_version: 0,
-            reason: Reason::Canary,
-            message: format!(
-                "canary {} of {required} for job version {version}, on node {}",
-                have + n + 1,
-                c.node.id
-            ),
-            node: Some(node),
-        });
+        let message = format!(
+            "canary {} of {required} for job version {version}, on node {}",
+            have + n + 1,
+            c.node.id
+        );
+        let previous = Some(c.id().to_string());
+        let placement = on_node(node, c.index(), previous, Reason::Canary, message);
+        g.plan.placements.push(placement);
         let message = format!("node {} gets a canary of job version {version}", c.node.id);
         g.stop(i, Reason::ReplacedByCanary, None, message, false);
     }

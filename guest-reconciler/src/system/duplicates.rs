@@ -21,14 +21,12 @@ fn stays(g: &NodeGroupRun, i: usize) -> bool {
 pub(super) fn run(g: &mut NodeGroupRun) -> Outcome {
     let mut stopped = 0;
     for s in 0..g.slots.len() {
-        let staying: Vec<usize> = g.slots[s]
-            .claimants
-            .clone()
-            .filter(|&i| stays(g, i))
-            .collect();
-        if staying.len() < 2 {
+        let claimants = g.slots[s].claimants.clone();
+        // Most slots hold one allocation: count before collecting.
+        if claimants.clone().filter(|&i| stays(g, i)).count() < 2 {
             continue;
         }
+        let staying: Vec<usize> = claimants.filter(|&i| stays(g, i)).collect();
         // Candidates are in creation order within a slot, so the last one of
         // the best standing is the newest: up to date first, then of the
         // job's current version.

@@ -51,9 +51,10 @@ pub(crate) struct NodeGroupRun<'a, 'r> {
     pub(crate) dstate_existing: bool,
     /// Whether a deployment tracks the group, existing or created this run.
     pub(crate) tracked: bool,
-    /// Positions of candidates due for a new allocation of the new version:
-    /// live ones to replace, and finished sysbatch work to run again.
+    /// Positions of live candidates due for a new allocation of the new version.
     pub(crate) destructive: Vec<usize>,
+    /// Positions of finished sysbatch allocations to run again.
+    pub(crate) reruns: Vec<usize>,
     /// Canaries are wanted before the rest is replaced.
     pub(crate) canarying: bool,
     /// How many more allocations the rollout may replace now.
@@ -68,7 +69,7 @@ pub(crate) struct NodeGroupRun<'a, 'r> {
 }
 
 /// The steps of a group that exists and wants allocations, in order.
-fn steps<'a, 'r>() -> [Step<NodeGroupRun<'a, 'r>>; 12] {
+fn steps<'a, 'r>() -> [Step<NodeGroupRun<'a, 'r>>; 13] {
     [
         Step {
             name: "screen",
@@ -107,6 +108,10 @@ fn steps<'a, 'r>() -> [Step<NodeGroupRun<'a, 'r>>; 12] {
             run: canaries::run,
         },
         Step {
+            name: "reruns",
+            run: destructive::reruns,
+        },
+        Step {
             name: "destructive",
             run: destructive::run,
         },
@@ -128,10 +133,7 @@ impl<'a, 'r> NodeGroupRun<'a, 'r> {
         spec: &'a TaskGroup,
         mut candidates: Vec<Candidate<'a>>,
     ) -> Self {
-        let (dstate, dstate_existing) = match deployments.group(&spec.name) {
-            Some(existing) => (existing.clone(), true),
-            None => (crate::group::fresh_state(spec), false),
-        };
+        let (dstate, dstate_existing) = crate::group::deployment_state(deployments, spec);
         slots::sort(&mut candidates, &ctx.nodes);
         Self {
             ctx,
@@ -144,6 +146,7 @@ impl<'a, 'r> NodeGroupRun<'a, 'r> {
             dstate_existing,
             tracked: dstate_existing,
             destructive: Vec::new(),
+            reruns: Vec::new(),
             canarying: false,
             budget: 0,
             desired: 0,

@@ -31,18 +31,13 @@ pub(super) fn run(g: &mut NodeGroupRun) -> Outcome {
             ),
             None => format!("node {} runs nothing of the group", node.id),
         };
-        g.plan.placements.push(Placement {
-            name_index: slot.index,
-            canary: false,
-            previous_allocation: previous,
-            reschedule: false,
-            previous_lost: false,
-            downgrade_non_canary: false,
-            min_job_version: 0,
-            reason: Reason::FillSlot,
+        g.plan.placements.push(on_node(
+            slot.node,
+            slot.index,
+            previous,
+            Reason::FillSlot,
             message,
-            node: Some(slot.node),
-        });
+        ));
         placed += 1;
     }
     g.plan.counters.place += placed;
@@ -51,4 +46,28 @@ pub(super) fn run(g: &mut NodeGroupRun) -> Outcome {
         return Outcome::skipped("every eligible node runs the group");
     }
     Outcome::done(format!("{placed} placements on nodes without the group"))
+}
+
+/// A placement on node `node` in slot `index`, replacing `previous` if any.
+/// A canary has its own reason; no system placement reschedules or
+/// downgrades.
+pub(super) fn on_node(
+    node: u32,
+    index: u32,
+    previous: Option<String>,
+    reason: Reason,
+    message: String,
+) -> Placement {
+    Placement {
+        name_index: index,
+        canary: reason == Reason::Canary,
+        previous_allocation: previous,
+        reschedule: false,
+        previous_lost: false,
+        downgrade_non_canary: false,
+        min_job_version: 0,
+        reason,
+        message,
+        node: Some(node),
+    }
 }

@@ -26,7 +26,8 @@ pub(super) fn run(g: &mut NodeGroupRun) -> Outcome {
             "the job had no deployment and already runs this version somewhere",
         );
     }
-    let changing = !g.destructive.is_empty() || g.plan.counters.in_place > 0;
+    let changing =
+        !g.destructive.is_empty() || !g.reruns.is_empty() || g.plan.counters.in_place > 0;
     if !changing && !missing_version(g) {
         return Outcome::skipped("every node already runs this version of the group");
     }

@@ -3,7 +3,7 @@
 use super::group::NodeGroupRun;
 use crate::candidate::Standing;
 use crate::pipeline::Outcome;
-use crate::{AllocationUpdate, ClientStatus, Reason};
+use crate::{ClientStatus, Reason};
 
 pub(super) fn run(g: &mut NodeGroupRun) -> Outcome {
     let (mut migrated, mut lost, mut disconnected, mut kept) = (0, 0, 0, 0);
@@ -36,13 +36,8 @@ pub(super) fn run(g: &mut NodeGroupRun) -> Outcome {
                 let c = &mut g.candidates[i];
                 c.disconnected = true;
                 c.settle(|| message.clone());
-                g.plan.disconnect_updates.push(AllocationUpdate {
-                    allocation: c.id().to_string(),
-                    name_index: c.index(),
-                    followup_eval: None,
-                    reason: Reason::Disconnect,
-                    message,
-                });
+                let entry = c.update_entry(Reason::Disconnect, message);
+                g.plan.disconnect_updates.push(entry);
                 disconnected += 1;
             }
             // Kept as it is: counted, and still part of the group's total.

@@ -6,7 +6,7 @@ use crate::candidate::Standing;
 use crate::classification::Taint;
 use crate::group::updates::decide;
 use crate::pipeline::Outcome;
-use crate::{AllocationUpdate, Reason, UpdateKind};
+use crate::{Reason, UpdateKind};
 
 /// What the step decided, for its report.
 #[derive(Default)]
@@ -103,13 +103,8 @@ fn judge(g: &mut NodeGroupRun, i: usize, t: &mut Tally) {
             let message = "the group changed in a way the allocation absorbs in place".to_string();
             c.settle(|| format!("updated in place: {message}"));
             c.standing = Standing::Out;
-            g.plan.in_place_updates.push(AllocationUpdate {
-                allocation: c.id().to_string(),
-                name_index: c.index(),
-                followup_eval: None,
-                reason: Reason::InPlaceUpdate,
-                message,
-            });
+            let entry = c.update_entry(Reason::InPlaceUpdate, message);
+            g.plan.in_place_updates.push(entry);
             t.in_place += 1;
         }
         UpdateKind::Destructive => {
@@ -129,13 +124,8 @@ fn resume(g: &mut NodeGroupRun, i: usize) {
         c.node.id
     );
     c.settle(|| message.clone());
-    g.plan.reconnect_updates.push(AllocationUpdate {
-        allocation: c.id().to_string(),
-        name_index: c.index(),
-        followup_eval: None,
-        reason: Reason::Reconnect,
-        message,
-    });
+    let entry = c.update_entry(Reason::Reconnect, message);
+    g.plan.reconnect_updates.push(entry);
 }
 
 /// Decides the finished sysbatch allocation at `f`, in a slot where nothing
@@ -150,7 +140,7 @@ fn finished(g: &mut NodeGroupRun, f: usize, t: &mut Tally) {
     match kind {
         UpdateKind::Destructive if runnable => {
             c.settle(|| "finished, but the job changed: it runs again");
-            g.destructive.push(f);
+            g.reruns.push(f);
             g.desired += 1;
             t.reruns += 1;
         }
