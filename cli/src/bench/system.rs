@@ -169,7 +169,7 @@ pub fn cluster(n: usize) -> ReconcileInput {
 /// nodes of the two rolling groups, version 1 elsewhere, always version 2
 /// for the unchanged group.
 fn allocation(g: usize, name: &str, k: usize, nodes: &[Node], deployment: &str) -> Allocation {
-    let version = if g == 2 || k % 5 == 0 { 2 } else { 1 };
+    let version = if g == 2 || k.is_multiple_of(5) { 2 } else { 1 };
     Allocation {
         spec: AllocationSpec {
             id: format!("{k:08x}-{g:04x}-4c2a-9b3d-{:012x}", k * 7919 + g),
@@ -198,7 +198,7 @@ fn allocation(g: usize, name: &str, k: usize, nodes: &[Node], deployment: &str) 
             }),
             health: (version == 2 && g < 2).then_some(DeploymentHealth {
                 healthy: Some(true),
-                canary: g == 0 && k % 50 == 0,
+                canary: g == 0 && k.is_multiple_of(50),
                 changed_at: Some(NOW - 60 * SECOND),
             }),
             reschedule: None,
