@@ -213,30 +213,34 @@ fn check_system(input: &ReconcileInput) -> Result<(), InputError> {
         ("eligible", &nodes.eligible),
         ("not-ready", &nodes.not_ready),
     ];
-    let mut listed: BTreeMap<u32, String> = BTreeMap::new();
+    // Per node position, the list and place it was first seen at: a system
+    // job lists every node of a cluster, so no map and no field name per node.
+    let mut seen: Vec<Option<(&str, usize)>> = vec![None; input.nodes.len()];
     for (name, list) in lists {
         for (k, &node) in list.iter().enumerate() {
-            let field = format!("system.{name}[{k}]");
-            let Some(n) = input.nodes.get(node as usize) else {
+            let field = || format!("system.{name}[{k}]");
+            let Some(first) = seen.get_mut(node as usize) else {
                 return Err(error(
-                    field,
+                    field(),
                     format!(
                         "{node} is not a node: the input lists {} nodes",
                         input.nodes.len()
                     ),
                 ));
             };
-            if let Some(first) = listed.insert(node, field.clone()) {
-                let message = if first.starts_with(&format!("system.{name}[")) {
-                    format!("node `{}` is listed twice (first at {first})", n.id)
-                } else {
-                    format!(
-                        "node `{}` is also listed at {first}; a node is eligible or not ready, not both",
-                        n.id
-                    )
-                };
-                return Err(error(field, message));
-            }
+            let Some((list, at)) = *first else {
+                *first = Some((name, k));
+                continue;
+            };
+            let id = &input.nodes[node as usize].id;
+            let message = if list == name {
+                format!("node `{id}` is listed twice (first at system.{list}[{at}])")
+            } else {
+                format!(
+                    "node `{id}` is also listed at system.{list}[{at}]; a node is eligible or not ready, not both"
+                )
+            };
+            return Err(error(field(), message));
         }
     }
     Ok(())
