@@ -9,9 +9,11 @@
 mod hooks;
 mod memory;
 mod node;
+mod system;
 
 use anyhow::{Context, Result};
 pub use slotwise_cli::workload::rolling_update;
+use slotwise_cli::workload::NOW;
 use slotwise_host::component::precompile;
 use slotwise_host::transcode::transcode;
 use slotwise_host::{wit, ComponentReconciler};
@@ -61,7 +63,34 @@ pub fn run(options: &Options) -> Result<()> {
     for line in &verdicts {
         println!("  {line}");
     }
+    system::run(&reconciler, options.rounds)?;
     hooks::run(&reconciler, options.shipped, options.rounds)
+}
+
+/// A second, in nanoseconds.
+const SECOND: i64 = 1_000_000_000;
+
+/// `input` reconciled natively and through the component's encoded path,
+/// interleaved, and how many placements, stops and replacements its plan
+/// makes.
+fn measure(
+    reconciler: &ComponentReconciler,
+    input: &core::ReconcileInput,
+    rounds: usize,
+) -> Result<(Timing, Timing, usize)> {
+    let [native, through] = interleaved(
+        rounds,
+        [&mut || drop(core::reconcile(input)), &mut || {
+            drop(reconciler.reconcile_core(input))
+        }],
+    );
+    let plan = core::reconcile(input).map_err(|e| anyhow::anyhow!("{}: {}", e.field, e.message))?;
+    let changes = plan
+        .groups
+        .iter()
+        .map(|g| g.placements.len() + g.stops.len() + g.destructive_updates.len())
+        .sum();
+    Ok((native, through, changes))
 }
 
 /// One size's figures.

@@ -3,6 +3,7 @@
 use crate::clock::{from_now, iso8601};
 use slotwise_reconciler::{DesiredUpdates, GroupPlan, Plan, ReconcileInput};
 use slotwise_scenario::wit_name;
+use std::collections::BTreeMap;
 use std::fmt::Write;
 
 /// The plan as text; with `explain`, each slot's claimants and the step report.
@@ -19,7 +20,7 @@ pub fn plan(input: &ReconcileInput, plan: &Plan, explain: bool) -> String {
         let _ = writeln!(out);
         group_section(&mut out, input, group, now);
         if explain {
-            slots_section(&mut out, group);
+            slots_section(&mut out, input, group);
         }
     }
     let _ = writeln!(out);
@@ -113,26 +114,34 @@ fn group_section(out: &mut String, input: &ReconcileInput, g: &GroupPlan, now: i
             |s| format!("count {}", s.count),
         );
     let _ = writeln!(out, "{} · {count}", g.group);
-    let mut rows: Vec<(u32, usize, Vec<String>)> = Vec::new();
-    let mut row =
-        |slot: u32, rank: usize, change: &str, alloc: &str, reason: String, message: &str| {
-            rows.push((
-                slot,
-                rank,
-                vec![
-                    slot.to_string(),
-                    change.into(),
-                    alloc.into(),
-                    reason,
-                    message.into(),
-                ],
-            ));
-        };
+    let place = Place::new(input, &g.group);
+    let mut rows: Vec<((String, u32), usize, Vec<String>)> = Vec::new();
+    let mut row = |slot: u32,
+                   node: Option<&str>,
+                   rank: usize,
+                   change: &str,
+                   alloc: &str,
+                   reason: String,
+                   message: &str| {
+        rows.push((
+            (node.unwrap_or_default().to_string(), slot),
+            rank,
+            vec![
+                place.label(slot, node),
+                change.into(),
+                alloc.into(),
+                reason,
+                message.into(),
+            ],
+        ));
+    };
     for p in &g.placements {
         let change = if p.canary { "place canary" } else { "place" };
         let alloc = p.previous_allocation.as_deref().unwrap_or("-");
+        let node = place.node(p.node);
         row(
             p.name_index,
+            node,
             0,
             change,
             alloc,
@@ -141,22 +150,28 @@ fn group_section(out: &mut String, input: &ReconcileInput, g: &GroupPlan, now: i
         );
     }
     for s in &g.stops {
+        let node = place.of(&s.allocation);
+        let reason = s.reason.name().into();
         row(
             s.name_index,
+            node,
             1,
             "stop",
             &s.allocation,
-            s.reason.name().into(),
+            reason,
             &s.message,
         );
     }
     for d in &g.destructive_updates {
+        let node = place.of(&d.allocation);
+        let reason = d.reason.name().into();
         row(
             d.name_index,
+            node,
             2,
             "replace",
             &d.allocation,
-            d.reason.name().into(),
+            reason,
             &d.message,
         );
     }
@@ -168,22 +183,26 @@ fn group_section(out: &mut String, input: &ReconcileInput, g: &GroupPlan, now: i
     ];
     for (rank, (change, list)) in updates.into_iter().enumerate() {
         for u in list {
+            let node = place.of(&u.allocation);
+            let reason = u.reason.name().into();
             row(
                 u.name_index,
+                node,
                 3 + rank,
                 change,
                 &u.allocation,
-                u.reason.name().into(),
+                reason,
                 &u.message,
             );
         }
     }
-    rows.sort_by_key(|(slot, rank, _)| (*slot, *rank));
+    rows.sort_by(|(a, ra, _), (b, rb, _)| (a, ra).cmp(&(b, rb)));
     if rows.is_empty() {
         let _ = writeln!(out, "  no change");
     } else {
         let rows = rows.into_iter().map(|(_, _, r)| r).collect();
-        for line in table(&["SLOT", "CHANGE", "ALLOCATION", "REASON", "WHY"], rows).lines() {
+        let header = [place.column(), "CHANGE", "ALLOCATION", "REASON", "WHY"];
+        for line in table(&header, rows).lines() {
             let _ = writeln!(out, "  {line}");
         }
     }
@@ -200,14 +219,66 @@ fn group_section(out: &mut String, input: &ReconcileInput, g: &GroupPlan, now: i
     }
 }
 
-fn slots_section(out: &mut String, g: &GroupPlan) {
+/// Where a change happens: its slot, or in a system job its node, with the
+/// slot's index when it is not 0.
+struct Place<'a> {
+    input: &'a ReconcileInput,
+    /// Each allocation's node, in a system job.
+    nodes: BTreeMap<&'a str, u32>,
+}
+
+impl<'a> Place<'a> {
+    fn new(input: &'a ReconcileInput, group: &str) -> Self {
+        let nodes = match input.system {
+            Some(_) => input
+                .allocations
+                .iter()
+                .filter(|g| g.group == group)
+                .flat_map(|g| &g.allocations)
+                .map(|a| (a.spec.id.as_str(), a.spec.node))
+                .collect(),
+            None => BTreeMap::new(),
+        };
+        Self { input, nodes }
+    }
+
+    fn column(&self) -> &'static str {
+        match self.input.system {
+            Some(_) => "NODE",
+            None => "SLOT",
+        }
+    }
+
+    /// The id of the node at `position`.
+    fn node(&self, position: Option<u32>) -> Option<&'a str> {
+        let node = self.input.nodes.get(position? as usize)?;
+        Some(node.id.as_str())
+    }
+
+    /// The id of the node allocation `alloc` runs on, in a system job.
+    fn of(&self, alloc: &str) -> Option<&'a str> {
+        self.node(self.nodes.get(alloc).copied())
+    }
+
+    fn label(&self, slot: u32, node: Option<&str>) -> String {
+        match node {
+            Some(node) if slot == 0 => node.to_string(),
+            Some(node) => format!("{node}[{slot}]"),
+            None => slot.to_string(),
+        }
+    }
+}
+
+fn slots_section(out: &mut String, input: &ReconcileInput, g: &GroupPlan) {
     for s in &g.slots {
         let within = if s.within_count {
             ""
         } else {
             " (beyond the count)"
         };
-        let _ = writeln!(out, "  slot {}{within}: {}", s.index, s.decision);
+        let node = s.node.and_then(|n| input.nodes.get(n as usize));
+        let at = node.map_or_else(String::new, |n| format!(" on {}", n.id));
+        let _ = writeln!(out, "  slot {}{at}{within}: {}", s.index, s.decision);
         for line in &s.policy {
             let _ = writeln!(out, "    policy: {line}");
         }

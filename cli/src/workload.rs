@@ -109,6 +109,7 @@ pub fn rolling_update(n: usize) -> ReconcileInput {
         now: NOW,
         explain: false,
         ext: Vec::new(),
+        system: None,
     }
 }
 

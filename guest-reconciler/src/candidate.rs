@@ -3,8 +3,8 @@
 use crate::classification::{classify, Facts, Rule, Taint};
 use crate::policy::Policy;
 use crate::{
-    Allocation, Classification, ClientStatus, Node, ObservedState, Reason, Stop, Timestamp,
-    UpdateKind,
+    Allocation, AllocationUpdate, Classification, ClientStatus, Node, ObservedState, Reason, Stop,
+    Timestamp, UpdateKind,
 };
 
 /// Which working set a candidate is in. The steps move candidates between
@@ -188,6 +188,18 @@ impl<'a> Candidate<'a> {
             name_index: self.index(),
             client_status,
             followup_eval: self.followup.clone(),
+            reason,
+            message,
+        }
+    }
+
+    /// The plan's entry for a change that keeps the candidate: an update in
+    /// place, a mark as unknown, a resume.
+    pub(crate) fn update_entry(&self, reason: Reason, message: String) -> AllocationUpdate {
+        AllocationUpdate {
+            allocation: self.id().to_string(),
+            name_index: self.index(),
+            followup_eval: None,
             reason,
             message,
         }

@@ -346,25 +346,69 @@ impl<'a> Deployments<'a> {
     /// A multi-region deployment still initializing, with the group states
     /// this run computed, so that they are stored.
     fn send_in_full(&mut self, d: &Deployment, job: &Job) -> NewDeployment {
-        NewDeployment {
-            id: d.id.clone(),
-            job_id: d.job_id.clone(),
-            job_version: d.job_version,
-            job_create_index: d.job_create_index,
-            job_modify_index: job.modify_index,
-            job_spec_modify_index: job.job_modify_index,
-            multiregion: job.multiregion,
-            status: d.status,
-            description: d.description.clone(),
-            eval_priority: 0,
-            create_time: 0,
-            groups: std::mem::take(&mut self.groups),
-            reason: Reason::DeploymentInitializing,
-            message: format!(
-                "deployment {} is initializing; its group states are sent in full",
-                d.id
-            ),
+        let message = format!(
+            "deployment {} is initializing; its group states are sent in full",
+            d.id
+        );
+        let groups = std::mem::take(&mut self.groups);
+        in_full(d, job, groups, Reason::DeploymentInitializing, message)
+    }
+
+    /// The current deployment's group states, as the run updates them.
+    pub(crate) fn groups(&self) -> &[DeploymentGroup] {
+        &self.groups
+    }
+
+    /// The input's deployment, sent in full with the group states this run
+    /// recounted, when they differ from the input's; none otherwise. A
+    /// system job's deployment follows the nodes the job runs on, so its
+    /// totals change between runs.
+    pub(crate) fn recounted(&self, job: &Job) -> Option<NewDeployment> {
+        let d = self.existing()?;
+        if d.groups == self.groups {
+            return None;
         }
+        let mut full = in_full(
+            d,
+            job,
+            self.groups.clone(),
+            Reason::DeploymentRecounted,
+            format!("deployment {}: its group states are recounted", d.id),
+        );
+        if self
+            .groups
+            .iter()
+            .any(|g| g.desired_canaries > 0 && !g.promoted)
+        {
+            full.description = promotion_description(&self.groups).to_string();
+        }
+        Some(full)
+    }
+}
+
+/// Deployment `d` of `job` in full, with `groups` as its group states.
+fn in_full(
+    d: &Deployment,
+    job: &Job,
+    groups: Vec<DeploymentGroup>,
+    reason: Reason,
+    message: String,
+) -> NewDeployment {
+    NewDeployment {
+        id: d.id.clone(),
+        job_id: d.job_id.clone(),
+        job_version: d.job_version,
+        job_create_index: d.job_create_index,
+        job_modify_index: job.modify_index,
+        job_spec_modify_index: job.job_modify_index,
+        multiregion: job.multiregion,
+        status: d.status,
+        description: d.description.clone(),
+        eval_priority: 0,
+        create_time: 0,
+        groups,
+        reason,
+        message,
     }
 }
 

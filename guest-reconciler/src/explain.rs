@@ -75,6 +75,7 @@ pub(crate) fn slots(
                     .remove(&index)
                     .map_or_else(|| "no change".to_string(), |d| d.join("; ")),
                 policy: policy.remove(&index).unwrap_or_default(),
+                node: None,
             }
         })
         .collect()

@@ -11,7 +11,7 @@ mod canary_placement;
 mod classify;
 mod completion;
 mod count_cap;
-mod destructive;
+pub(crate) mod destructive;
 mod disconnect;
 mod followups;
 mod migration;
@@ -23,7 +23,7 @@ mod rescheduling;
 mod rollout;
 pub(crate) mod screen;
 mod surplus;
-mod updates;
+pub(crate) mod updates;
 
 use crate::candidate::{Candidate, Standing};
 use crate::composition::Tally;
@@ -220,10 +220,7 @@ impl<'a, 'r> GroupRun<'a, 'r> {
         candidates: Vec<Candidate<'a>>,
         hooks: &'r mut dyn Hooks,
     ) -> Self {
-        let (dstate, dstate_existing) = match deployments.group(&spec.name) {
-            Some(existing) => (existing.clone(), true),
-            None => (fresh_state(spec), false),
-        };
+        let (dstate, dstate_existing) = deployment_state(deployments, spec);
         Self {
             ctx,
             deployments,
@@ -444,6 +441,18 @@ impl Reporting for GroupRun<'_, '_> {
 
     fn group(&self) -> Option<String> {
         Some(self.spec.name.clone())
+    }
+}
+
+/// The group's state in the current deployment, and whether the deployment
+/// holds one; a fresh state when it does not.
+pub(crate) fn deployment_state(
+    deployments: &Deployments,
+    spec: &TaskGroup,
+) -> (DeploymentGroup, bool) {
+    match deployments.group(&spec.name) {
+        Some(existing) => (existing.clone(), true),
+        None => (fresh_state(spec), false),
     }
 }
 

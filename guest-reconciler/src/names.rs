@@ -39,6 +39,11 @@ impl Reason {
             Reason::PromotionRefused => "promotion-refused",
             Reason::DeploymentFailedByPolicy => "deployment-failed-by-policy",
             Reason::DeferredByPolicy => "deferred-by-policy",
+            Reason::NodeNotTargeted => "node-not-targeted",
+            Reason::NodeNotReady => "node-not-ready",
+            Reason::Duplicate => "duplicate",
+            Reason::ReplacedByCanary => "replaced-by-canary",
+            Reason::DeploymentRecounted => "deployment-recounted",
         }
     }
 }

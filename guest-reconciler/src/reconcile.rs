@@ -6,7 +6,7 @@ use crate::group::{Context, GroupEnd, GroupRun};
 use crate::hooks::{Hooks, NoHooks};
 use crate::pipeline::{self, Outcome, Reporting, Step};
 use crate::policy::{GroupVersions, Policy};
-use crate::retire::{retire, Retirement};
+use crate::retire::{retire, retire_group, Retirement};
 use crate::{
     phrasing, validation, GroupAllocations, GroupPlan, InputError, Job, JobType, NewDeployment,
     Plan, PluginFailure, PolicyAction, Progress, Question, ReconcileInput, SessionError, SlotExt,
@@ -140,10 +140,10 @@ pub(crate) struct JobRun<'a, 'h> {
     pub(crate) refused: Option<SessionError>,
     pub(crate) job: Option<&'a Job>,
     pub(crate) deployments: Deployments<'a>,
-    groups: Vec<GroupPlan>,
-    complete: bool,
-    deployment: Option<NewDeployment>,
-    reports: Vec<StepReport>,
+    pub(crate) groups: Vec<GroupPlan>,
+    pub(crate) complete: bool,
+    pub(crate) deployment: Option<NewDeployment>,
+    pub(crate) reports: Vec<StepReport>,
 }
 
 impl Reporting for JobRun<'_, '_> {
@@ -220,6 +220,9 @@ fn groups(run: &mut JobRun) -> Outcome {
     let (input, Some(job)) = (run.input, run.job) else {
         return Outcome::skipped("no job");
     };
+    if crate::system::is_system(job.kind) {
+        return crate::system::groups(run);
+    }
     let ctx = Context {
         job,
         eval_id: &input.eval.id,
@@ -260,18 +263,7 @@ fn groups(run: &mut JobRun) -> Outcome {
             }
             _ => {
                 crate::group::screen::server_stopped(&mut candidates, ctx.is_batch);
-                let why = match spec {
-                    Some(_) => Retirement::ScaledToZero,
-                    None => Retirement::GroupRemoved,
-                };
-                let plan = retire(name, &mut candidates, why, input.now, input.explain);
-                reports.push(StepReport {
-                    step: "retire".into(),
-                    group: Some(name.to_string()),
-                    status: StepStatus::Done,
-                    message: format!("{} allocations stopped", plan.stops.len()),
-                });
-                plan
+                retire_group(name, spec, &mut candidates, input, &mut reports)
             }
         };
         run.groups.push(plan);
@@ -287,6 +279,9 @@ fn deployment_status(run: &mut JobRun) -> Outcome {
     let Some(job) = run.job else {
         return Outcome::skipped("no job");
     };
+    if crate::system::is_system(job.kind) {
+        return crate::system::deployment_status(run);
+    }
     run.deployment = run.deployments.finish(job, run.complete);
     match &run.deployment {
         Some(d) => Outcome::done(d.message.clone()),
@@ -300,7 +295,7 @@ fn deployment_status(run: &mut JobRun) -> Outcome {
 
 /// The groups to reconcile: the job's, in its order, then those only
 /// allocations still name, in input order.
-fn group_names<'a>(input: &'a ReconcileInput, job: Option<&'a Job>) -> Vec<&'a str> {
+pub(crate) fn group_names<'a>(input: &'a ReconcileInput, job: Option<&'a Job>) -> Vec<&'a str> {
     let mut names: Vec<&str> = job
         .map(|j| j.groups.iter().map(|g| g.name.as_str()).collect())
         .unwrap_or_default();

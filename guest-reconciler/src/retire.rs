@@ -2,7 +2,10 @@
 
 use crate::candidate::Candidate;
 use crate::group::empty_plan;
-use crate::{Classification, ClientStatus, GroupPlan, Reason, Timestamp};
+use crate::{
+    Classification, ClientStatus, GroupPlan, Reason, ReconcileInput, StepReport, StepStatus,
+    TaskGroup, Timestamp,
+};
 
 /// Why a group's allocations all go.
 #[derive(Clone, Copy)]
@@ -28,6 +31,29 @@ impl Retirement {
             Retirement::ScaledToZero => format!("group {group} is scaled to zero"),
         }
     }
+}
+
+/// Retires group `name`, which the job no longer has (`spec` none) or scales
+/// to zero: stops every candidate still in view and reports it as a step.
+pub(crate) fn retire_group(
+    name: &str,
+    spec: Option<&TaskGroup>,
+    candidates: &mut [Candidate],
+    input: &ReconcileInput,
+    reports: &mut Vec<StepReport>,
+) -> GroupPlan {
+    let why = match spec {
+        Some(_) => Retirement::ScaledToZero,
+        None => Retirement::GroupRemoved,
+    };
+    let plan = retire(name, candidates, why, input.now, input.explain);
+    reports.push(StepReport {
+        step: "retire".into(),
+        group: Some(name.to_string()),
+        status: StepStatus::Done,
+        message: format!("{} allocations stopped", plan.stops.len()),
+    });
+    plan
 }
 
 /// Stops every candidate still in view. The stop counter counts all of them,

@@ -34,6 +34,7 @@ mod reschedule;
 mod retire;
 mod session;
 mod slot;
+mod system;
 #[cfg(test)]
 mod unit_cases;
 mod validation;

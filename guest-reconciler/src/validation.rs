@@ -1,6 +1,6 @@
 //! Input checks: an inconsistent input is refused with the path of the offending field, never half-reconciled.
 
-use crate::{Duration, InputError, ReconcileInput, TaskGroup};
+use crate::{Duration, InputError, JobType, ReconcileInput, TaskGroup};
 use rustc_hash::FxHashSet;
 use std::collections::BTreeMap;
 
@@ -43,6 +43,7 @@ pub fn check(input: &ReconcileInput) -> Result<(), InputError> {
         "group",
     )?;
     check_allocations(input)?;
+    check_system(input)?;
     if let Some(deployment) = &input.deployment {
         if deployment.job_id != input.job_id {
             return Err(error(
@@ -180,4 +181,92 @@ fn unique<'a>(
         }
     }
     Ok(())
+}
+
+/// Checks what system and sysbatch jobs add: the nodes they run on, and
+/// counts a system job can have.
+fn check_system(input: &ReconcileInput) -> Result<(), InputError> {
+    let job = input.job.as_ref();
+    let kind = job.map(|j| j.kind);
+    let system = kind.is_some_and(crate::system::is_system);
+    match (&input.system, job) {
+        (None, Some(job)) if system && !job.stopped => {
+            return Err(error(
+                "system".into(),
+                format!(
+                    "a {} job needs the nodes it runs on: eligible and not ready",
+                    kind_name(job.kind)
+                ),
+            ));
+        }
+        (Some(_), Some(job)) if !system => {
+            return Err(error(
+                "system".into(),
+                format!(
+                    "only system and sysbatch jobs run on listed nodes; this job is a {} job",
+                    kind_name(job.kind)
+                ),
+            ));
+        }
+        _ => {}
+    }
+    if let Some(job) = job.filter(|j| j.kind == JobType::System) {
+        if let Some((i, g)) = job.groups.iter().enumerate().find(|(_, g)| g.count > 1) {
+            return Err(error(
+                format!("job.groups[{i}].count"),
+                format!(
+                    "a system job runs one allocation of a group per node; group `{}` asks for {}",
+                    g.name, g.count
+                ),
+            ));
+        }
+    }
+    let Some(nodes) = &input.system else {
+        return Ok(());
+    };
+    let lists = [
+        ("eligible", &nodes.eligible),
+        ("not-ready", &nodes.not_ready),
+    ];
+    // Per node position, the list and place it was first seen at: a system
+    // job lists every node of a cluster, so no map and no field name per node.
+    let mut seen: Vec<Option<(&str, usize)>> = vec![None; input.nodes.len()];
+    for (name, list) in lists {
+        for (k, &node) in list.iter().enumerate() {
+            let field = || format!("system.{name}[{k}]");
+            let Some(first) = seen.get_mut(node as usize) else {
+                return Err(error(
+                    field(),
+                    format!(
+                        "{node} is not a node: the input lists {} nodes",
+                        input.nodes.len()
+                    ),
+                ));
+            };
+            let Some((list, at)) = *first else {
+                *first = Some((name, k));
+                continue;
+            };
+            let id = &input.nodes[node as usize].id;
+            let message = if list == name {
+                format!("node `{id}` is listed twice (first at system.{list}[{at}])")
+            } else {
+                format!(
+                    "node `{id}` is also listed at system.{list}[{at}]; a node is eligible or not ready, not both"
+                )
+            };
+            return Err(error(field(), message));
+        }
+    }
+    Ok(())
+}
+
+/// A job type as the WIT names it.
+fn kind_name(kind: JobType) -> &'static str {
+    match kind {
+        JobType::Service => "service",
+        JobType::Batch => "batch",
+        JobType::System => "system",
+        JobType::Sysbatch => "sysbatch",
+    }
 }

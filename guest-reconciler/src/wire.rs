@@ -220,6 +220,7 @@ mod tests {
             now: 0,
             explain: false,
             ext: Vec::new(),
+            system: None,
         }
     }
 

@@ -42,6 +42,7 @@ wit_bindgen::generate!({
         "slotwise:reconciler/types@0.1.0/deployment-group": [#[serde(rename_all = "kebab-case")] #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]],
         "slotwise:reconciler/types@0.1.0/evaluation": [#[serde(rename_all = "kebab-case")] #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]],
         "slotwise:reconciler/types@0.1.0/slot-ext": [#[serde(rename_all = "kebab-case")] #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]],
+        "slotwise:reconciler/types@0.1.0/system-nodes": [#[serde(rename_all = "kebab-case")] #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]],
         "slotwise:reconciler/types@0.1.0/reconcile-input": [#[serde(rename_all = "kebab-case")] #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]],
         "slotwise:reconciler/types@0.1.0/input-error": [#[serde(rename_all = "kebab-case")] #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]],
         "slotwise:reconciler/types@0.1.0/reason": [#[serde(rename_all = "kebab-case")] #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]],

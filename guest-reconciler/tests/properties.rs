@@ -445,6 +445,7 @@ fn build(
         now: NOW,
         explain: true,
         ext: Vec::new(),
+        system: None,
     }
 }
 

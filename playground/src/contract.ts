@@ -124,6 +124,14 @@ export interface ReconcileInput {
   now: Int;
   explain: boolean;
   ext: SlotExt[];
+  /** For system and sysbatch jobs: the nodes they run on, by position in `nodes`. */
+  system: SystemNodes | null;
+}
+
+/** The nodes a system job runs on, as the scheduler computed them. */
+export interface SystemNodes {
+  eligible: number[];
+  'not-ready': number[];
 }
 
 /** What every decision of a plan carries. */
@@ -140,6 +148,8 @@ export interface Placement extends Decision {
   'previous-lost': boolean;
   'downgrade-non-canary': boolean;
   'min-job-version': Int;
+  /** Where it goes, for system jobs: a position in the input's nodes. */
+  node: number | null;
 }
 
 export interface Stop extends Decision {
@@ -180,6 +190,8 @@ export interface SlotReport {
   candidates: CandidateReport[];
   decision: string;
   policy: string[];
+  /** The slot's node, for system jobs. */
+  node: number | null;
 }
 
 export interface GroupPlan {

@@ -13,6 +13,39 @@ use slotwise_reconciler::{ClientStatus, DesiredUpdates, GroupPlan, InputError, P
 pub struct Expectation {
     pub(crate) file: ExpectFile,
     pub(crate) now: i64,
+    /// The input's node ids, by position, and each allocation's node, so
+    /// that entries can be expected by node.
+    pub(crate) nodes: Nodes,
+}
+
+/// The nodes of a scenario's input, for entries expected by node.
+#[derive(Default)]
+pub(crate) struct Nodes {
+    pub(crate) ids: Vec<String>,
+    pub(crate) of_allocation: std::collections::BTreeMap<String, u32>,
+}
+
+impl Nodes {
+    /// The nodes of `input`.
+    pub(crate) fn of(input: &slotwise_reconciler::ReconcileInput) -> Self {
+        Self {
+            ids: input.nodes.iter().map(|n| n.id.clone()).collect(),
+            of_allocation: input
+                .allocations
+                .iter()
+                .flat_map(|g| &g.allocations)
+                .map(|a| (a.spec.id.clone(), a.spec.node))
+                .collect(),
+        }
+    }
+
+    fn id(&self, node: Option<u32>) -> Option<String> {
+        node.and_then(|n| self.ids.get(n as usize)).cloned()
+    }
+
+    fn of_alloc(&self, alloc: &str) -> Option<String> {
+        self.id(self.of_allocation.get(alloc).copied())
+    }
 }
 
 /// How a run ended without a plan.
@@ -164,6 +197,7 @@ impl Expectation {
                         reschedule: p.reschedule,
                         lost: p.previous_lost,
                         downgrade: p.downgrade_non_canary,
+                        node: self.nodes.id(p.node),
                         ..Actual::default()
                     })
                     .collect(),
@@ -178,6 +212,7 @@ impl Expectation {
                         alloc: Some(s.allocation.clone()),
                         client_status: s.client_status,
                         eval: eval_of(&s.followup_eval),
+                        node: self.nodes.of_alloc(&s.allocation),
                         ..Actual::default()
                     })
                     .collect(),
@@ -190,6 +225,7 @@ impl Expectation {
                     .map(|d| Actual {
                         index: d.name_index,
                         alloc: Some(d.allocation.clone()),
+                        node: self.nodes.of_alloc(&d.allocation),
                         ..Actual::default()
                     })
                     .collect(),
@@ -197,22 +233,22 @@ impl Expectation {
             (
                 "in-place",
                 &want.in_place,
-                updates(&got.in_place_updates, &eval_of),
+                updates(&got.in_place_updates, &eval_of, &self.nodes),
             ),
             (
                 "attribute",
                 &want.attribute,
-                updates(&got.attribute_updates, &eval_of),
+                updates(&got.attribute_updates, &eval_of, &self.nodes),
             ),
             (
                 "disconnect",
                 &want.disconnect,
-                updates(&got.disconnect_updates, &eval_of),
+                updates(&got.disconnect_updates, &eval_of, &self.nodes),
             ),
             (
                 "reconnect",
                 &want.reconnect,
-                updates(&got.reconnect_updates, &eval_of),
+                updates(&got.reconnect_updates, &eval_of, &self.nodes),
             ),
         ];
         for (kind, expected, actual) in kinds {
@@ -267,6 +303,7 @@ struct Actual {
     downgrade: bool,
     client_status: Option<ClientStatus>,
     eval: Option<usize>,
+    node: Option<String>,
 }
 
 impl Actual {
@@ -292,6 +329,9 @@ impl Actual {
         if let Some(e) = self.eval {
             parts.push(format!("eval: {e}"));
         }
+        if let Some(n) = &self.node {
+            parts.push(format!("node: {n}"));
+        }
         format!("{{{}}}", parts.join(", "))
     }
 
@@ -310,6 +350,10 @@ impl Actual {
                 .client_status
                 .is_none_or(|s| Some(s) == self.client_status)
             && want.eval.is_none_or(|e| Some(e) == self.eval)
+            && want
+                .node
+                .as_ref()
+                .is_none_or(|n| Some(n) == self.node.as_ref())
     }
 }
 
@@ -330,18 +374,21 @@ fn describe_expected(d: &EntryDetail) -> String {
     add("downgrade", d.downgrade.map(|b| b.to_string()));
     add("client-status", d.client_status.as_ref().map(wit_name));
     add("eval", d.eval.map(|e| e.to_string()));
+    add("node", d.node.clone());
     format!("{{{}}}", parts.join(", "))
 }
 
 fn updates(
     list: &[slotwise_reconciler::AllocationUpdate],
     eval_of: &dyn Fn(&Option<String>) -> Option<usize>,
+    nodes: &Nodes,
 ) -> Vec<Actual> {
     list.iter()
         .map(|u| Actual {
             index: u.name_index,
             alloc: Some(u.allocation.clone()),
             eval: eval_of(&u.followup_eval),
+            node: nodes.of_alloc(&u.allocation),
             ..Actual::default()
         })
         .collect()
@@ -513,6 +560,12 @@ fn check_deployment(plan: &Plan, want: Option<&DeploymentExpect>, out: &mut Vec<
                     "deployment: {name}: expected {field} {e}, got {actual}"
                 ));
             }
+        }
+        if let Some(n) = w.placed_canaries.filter(|n| *n != g.placed_canaries.len()) {
+            out.push(format!(
+                "deployment: {name}: expected {n} placed canaries, got {}",
+                g.placed_canaries.len()
+            ));
         }
         if let Some(p) = w.promoted.filter(|p| *p != g.promoted) {
             out.push(format!(

@@ -62,6 +62,9 @@ pub struct ScenarioFile {
     pub plugins: Vec<crate::plugins::PluginEntry>,
     /// The plan expected; absent when the scenario only runs.
     pub expect: Option<ExpectFile>,
+    /// For system and sysbatch jobs: the cluster, compactly (node counts and
+    /// states, where the job already runs, which nodes are eligible).
+    pub system: Option<crate::system::SystemFile>,
 }
 
 /// The job.
@@ -70,7 +73,7 @@ pub struct ScenarioFile {
 pub struct JobFile {
     /// Default `mock-job`.
     pub id: Option<String>,
-    /// `service` (default) or `batch`.
+    /// `service` (default), `batch`, `system` or `sysbatch`.
     #[serde(rename = "type")]
     pub kind: Option<JobKind>,
     /// Default 0.
@@ -102,6 +105,8 @@ pub struct JobFile {
 pub enum JobKind {
     Service,
     Batch,
+    System,
+    Sysbatch,
 }
 
 /// An earlier version of the job.
@@ -120,7 +125,7 @@ pub struct PastVersionFile {
 pub struct GroupFile {
     /// Default `web`.
     pub name: Option<String>,
-    /// Default 10.
+    /// Default 10; 1 in a system or sysbatch job.
     pub count: Option<u32>,
     /// Absent: no update strategy. `canary` is Nomad's test strategy with 2
     /// canaries and max-parallel 2; `rolling` has max-parallel 4; neither has
@@ -248,8 +253,10 @@ pub enum Indexes {
 pub struct AllocFile {
     /// The slot, or a range of slots for several alike allocations.
     pub index: Indexes,
-    /// Default `<group>-<index>`, suffixed `-2`, `-3`, ... for a slot's
-    /// further allocations. Only for a single index.
+    /// Default `<group>-<index>` (in a system or sysbatch job with a node,
+    /// `<group>-<node>`, and `-<index>` after it when the index is not 0),
+    /// suffixed `-2`, `-3`, ... for a slot's further allocations. Only for a
+    /// single index.
     pub id: Option<String>,
     /// A node of `nodes`, by id.
     pub node: Option<String>,
@@ -581,6 +588,8 @@ pub struct EntryDetail {
     pub client_status: Option<ClientStatus>,
     /// The follow-up evaluation attached, by position in the group's list.
     pub eval: Option<usize>,
+    /// The node, by id: where a placement goes, or where the allocation runs.
+    pub node: Option<String>,
 }
 
 /// An expected follow-up evaluation; unset fields are not checked.
@@ -610,6 +619,8 @@ pub struct DeploymentGroupExpect {
     pub desired_total: Option<u32>,
     pub desired_canaries: Option<u32>,
     pub promoted: Option<bool>,
+    /// How many canaries the deployment lists as placed.
+    pub placed_canaries: Option<usize>,
 }
 
 /// An expected deployment status change.

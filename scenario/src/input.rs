@@ -47,9 +47,16 @@ pub(crate) fn build(file: &ScenarioFile) -> Result<(ReconcileInput, i64), Scenar
         (None, None) => DEFAULT_JOB_ID.to_string(),
     };
     let mut nodes = Nodes::new(file)?;
+    let cluster = crate::system::Cluster::new(file, &mut nodes)?;
+    let running = cluster.running(file, job.as_ref(), &nodes)?;
     let mut allocations = Vec::new();
     let mut created = 0u64;
-    for (group, entries) in &file.allocations {
+    let no_entries = Vec::new();
+    let only_running = running
+        .keys()
+        .filter(|g| !file.allocations.contains_key(*g));
+    for group in file.allocations.keys().chain(only_running) {
+        let entries = file.allocations.get(group).unwrap_or(&no_entries);
         let spec = job
             .as_ref()
             .and_then(|j| j.groups.iter().find(|g| &g.name == group));
@@ -65,6 +72,9 @@ pub(crate) fn build(file: &ScenarioFile) -> Result<(ReconcileInput, i64), Scenar
         for (i, entry) in entries.iter().enumerate() {
             builder.add(&format!("allocations.{group}[{i}]"), entry, &mut nodes)?;
         }
+        for (i, entry) in running.get(group).into_iter().flatten().enumerate() {
+            builder.add(&format!("system.job-on({group})[{i}]"), entry, &mut nodes)?;
+        }
         allocations.push(GroupAllocations {
             group: group.clone(),
             allocations: builder.out,
@@ -78,7 +88,10 @@ pub(crate) fn build(file: &ScenarioFile) -> Result<(ReconcileInput, i64), Scenar
         id: file.eval.as_ref().map(|e| e.id.clone()).unwrap_or_default(),
         priority: file.eval.as_ref().and_then(|e| e.priority).unwrap_or(50),
     };
+    let system_job = job.as_ref().is_some_and(|j| is_system(j.kind));
+    let system = cluster.nodes(system_job, &nodes)?;
     let input = ReconcileInput {
+        system,
         job_id,
         job,
         nodes: nodes.list,
@@ -105,8 +118,22 @@ pub(crate) fn build(file: &ScenarioFile) -> Result<(ReconcileInput, i64), Scenar
     Ok((input, now))
 }
 
+/// Whether jobs of `kind` run on every eligible node.
+fn is_system(kind: JobType) -> bool {
+    matches!(kind, JobType::System | JobType::Sysbatch)
+}
+
 fn job(file: &JobFile) -> Result<Job, ScenarioError> {
     let create_index = file.create_index.unwrap_or(42);
+    let kind = match file.kind {
+        Some(JobKind::Batch) => JobType::Batch,
+        Some(JobKind::System) => JobType::System,
+        Some(JobKind::Sysbatch) => JobType::Sysbatch,
+        Some(JobKind::Service) | None => JobType::Service,
+    };
+    // A system job runs one allocation of a group per node.
+    let count = if is_system(kind) { 1 } else { 10 };
+    let group = |g: &GroupFile, path: &str| group(g, path, count);
     let groups = match &file.groups {
         Some(groups) => groups
             .iter()
@@ -137,10 +164,7 @@ fn job(file: &JobFile) -> Result<Job, ScenarioError> {
             .id
             .clone()
             .unwrap_or_else(|| DEFAULT_JOB_ID.to_string()),
-        kind: match file.kind {
-            Some(JobKind::Batch) => JobType::Batch,
-            Some(JobKind::Service) | None => JobType::Service,
-        },
+        kind,
         version: file.version.unwrap_or(0),
         create_index,
         modify_index: file.modify_index.unwrap_or(99),
@@ -153,7 +177,7 @@ fn job(file: &JobFile) -> Result<Job, ScenarioError> {
     })
 }
 
-fn group(file: &GroupFile, path: &str) -> Result<TaskGroup, ScenarioError> {
+fn group(file: &GroupFile, path: &str, default_count: u32) -> Result<TaskGroup, ScenarioError> {
     let update = file.update.as_ref().map(|u| match u {
         UpdateFile::Preset(UpdatePreset::Canary) => strategy(2, 2),
         UpdateFile::Preset(UpdatePreset::Rolling) => strategy(4, 0),
@@ -207,7 +231,7 @@ fn group(file: &GroupFile, path: &str) -> Result<TaskGroup, ScenarioError> {
     }
     Ok(TaskGroup {
         name,
-        count: file.count.unwrap_or(10),
+        count: file.count.unwrap_or(default_count),
         update,
         reschedule,
         disconnect,
@@ -245,11 +269,11 @@ fn fingerprint(f: FingerprintFile) -> Fingerprint {
     }
 }
 
-/// The input's node list: the file's nodes, then one ready node per
-/// allocation that names none.
-struct Nodes {
-    list: Vec<Node>,
-    by_id: BTreeMap<String, u32>,
+/// The input's node list: the file's nodes, then the nodes its `system`
+/// section adds, then one ready node per allocation that names none.
+pub(crate) struct Nodes {
+    pub(crate) list: Vec<Node>,
+    pub(crate) by_id: BTreeMap<String, u32>,
 }
 
 impl Nodes {
@@ -275,7 +299,7 @@ impl Nodes {
         Ok(nodes)
     }
 
-    fn push(&mut self, node: Node) -> u32 {
+    pub(crate) fn push(&mut self, node: Node) -> u32 {
         let at = self.list.len() as u32;
         self.by_id.insert(node.id.clone(), at);
         self.list.push(node);
@@ -311,8 +335,8 @@ struct GroupBuilder<'f> {
     job: Option<&'f Job>,
     now: i64,
     created: &'f mut u64,
-    /// How many allocations each slot has so far, for default ids.
-    ids: BTreeMap<u32, u32>,
+    /// How many allocations each default id has named so far.
+    ids: BTreeMap<String, u32>,
     out: Vec<Allocation>,
 }
 
@@ -342,13 +366,20 @@ impl GroupBuilder<'_> {
                 "give tasks or a finish time, not both",
             ));
         }
+        let system = self.job.is_some_and(|j| is_system(j.kind));
         for index in indexes {
-            let seen = self.ids.entry(index).or_insert(0);
+            // A system job's allocations are told apart by their node.
+            let base = match (system, entry.node.as_deref(), index) {
+                (true, Some(node), 0) => format!("{}-{node}", self.group),
+                (true, Some(node), _) => format!("{}-{node}-{index}", self.group),
+                _ => format!("{}-{index}", self.group),
+            };
+            let seen = self.ids.entry(base.clone()).or_insert(0);
             *seen += 1;
             let id = match (&entry.id, *seen) {
                 (Some(id), _) => id.clone(),
-                (None, 1) => format!("{}-{index}", self.group),
-                (None, n) => format!("{}-{index}-{n}", self.group),
+                (None, 1) => base,
+                (None, n) => format!("{base}-{n}"),
             };
             let node = nodes.resolve(entry.node.as_deref(), &id, path)?;
             *self.created += 1;

@@ -10,6 +10,7 @@ mod input;
 mod plugins;
 mod policy;
 mod policy_expect;
+mod system;
 mod time;
 
 pub use expect::{Expectation, Failure};
@@ -19,6 +20,7 @@ pub use plugins::{
     fails_open, parse_size, ByteSize, LimitsFile, Mode, OnError, PluginEntry, PluginsFile,
 };
 pub use policy::{PolicyFile, ScriptedPolicy};
+pub use system::{NodePick, SystemFile};
 pub use time::{parse_duration, Duration};
 
 use slotwise_reconciler::ReconcileInput;
@@ -105,13 +107,18 @@ pub fn from_file(file: ScenarioFile) -> Result<Scenario, ScenarioError> {
         Some(p) => Some(ScriptedPolicy::new(p, now)?),
         None => None,
     };
+    let expect = file.expect.map(|file| Expectation {
+        file,
+        now,
+        nodes: expect::Nodes::of(&input),
+    });
     Ok(Scenario {
         description: file.description,
         nomad: file.nomad,
         input,
         policy,
         plugins: file.plugins,
-        expect: file.expect.map(|file| Expectation { file, now }),
+        expect,
     })
 }
 

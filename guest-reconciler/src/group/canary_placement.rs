@@ -48,6 +48,7 @@ pub(super) fn run(g: &mut GroupRun) -> Outcome {
                 have + n as u32 + 1,
                 update.canary
             ),
+            node: None,
         });
     }
     Outcome::done(format!("{missing} canaries placed"))

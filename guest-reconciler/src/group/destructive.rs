@@ -1,8 +1,9 @@
 //! Destructive updates: allocations the group's change cannot absorb are replaced, lowest slots first, as far as the budget allows.
 
 use super::GroupRun;
+use crate::candidate::Candidate;
 use crate::pipeline::Outcome;
-use crate::{DestructiveUpdate, Reason};
+use crate::{DestructiveUpdate, GroupPlan, Reason};
 
 pub(super) fn run(g: &mut GroupRun) -> Outcome {
     let due = g.destructive.len();
@@ -16,24 +17,36 @@ pub(super) fn run(g: &mut GroupRun) -> Outcome {
         }
         return Outcome::waiting(format!("{due} replacements held back by the deployment"));
     }
-    let now = (g.budget.max(0) as usize).min(due);
-    for (n, &i) in g.destructive.iter().enumerate() {
-        let c = &mut g.candidates[i];
+    replace_within_budget(&mut g.candidates, &g.destructive, g.budget, &mut g.plan)
+}
+
+/// Replaces the candidates at positions `due`, in order, as far as `budget`
+/// allows; the others are counted as ignored and wait.
+pub(crate) fn replace_within_budget(
+    candidates: &mut [Candidate],
+    due: &[usize],
+    budget: i64,
+    plan: &mut GroupPlan,
+) -> Outcome {
+    let now = (budget.max(0) as usize).min(due.len());
+    for (n, &i) in due.iter().enumerate() {
+        let c = &mut candidates[i];
         if n >= now {
             c.settle(|| "needs a new allocation; waits for the rollout budget");
             continue;
         }
-        let message = format!("replaced by the new version ({} of {due})", n + 1);
+        let message = format!("replaced by the new version ({} of {})", n + 1, due.len());
         c.settle(|| message.clone());
-        g.plan.destructive_updates.push(DestructiveUpdate {
+        plan.destructive_updates.push(DestructiveUpdate {
             allocation: c.id().to_string(),
             name_index: c.index(),
             reason: Reason::DestructiveUpdate,
             message,
         });
     }
-    g.plan.counters.destructive += now as u32;
-    g.plan.counters.ignore += (due - now) as u32;
+    let due = due.len();
+    plan.counters.destructive += now as u32;
+    plan.counters.ignore += (due - now) as u32;
     let status = if now < due {
         Outcome::waiting
     } else {

@@ -30,6 +30,7 @@ pub(super) fn run(g: &mut GroupRun) -> Outcome {
             min_job_version: c.alloc.spec.job_version,
             reason: Reason::Migrate,
             message: format!("moves allocation {} off node {}", c.id(), c.node.id),
+            node: None,
         });
         let message = format!("marked to move off node {}", c.node.id);
         g.stop(i, Reason::Migrate, None, message, false);

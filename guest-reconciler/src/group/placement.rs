@@ -79,6 +79,7 @@ fn propose(g: &mut GroupRun) {
                     min_job_version: 0,
                     reason: Reason::FillSlot,
                     message: format!("slot {index} is free; {count} allocations wanted"),
+                    node: None,
                 },
             });
         }
@@ -120,6 +121,7 @@ fn replacement(
                 Reason::Lost
             },
             message,
+            node: None,
         },
     }
 }

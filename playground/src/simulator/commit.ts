@@ -22,6 +22,8 @@ interface NewAllocation {
   reschedule: boolean;
   /** The job version to run, when not the job's (a downgrade). */
   version: bigint | null;
+  /** The node it goes to, for system jobs; others take the next ready node. */
+  node: number | null;
 }
 
 /**
@@ -45,7 +47,7 @@ export function commitPlan(input: ReconcileInput, plan: Plan): { input: Reconcil
   for (const groupPlan of plan.groups) {
     followups.push(...groupPlan['followup-evals']);
     writeChanges(groupPlan, byId, now);
-    for (const wanted of newAllocations(groupPlan)) {
+    for (const wanted of newAllocations(groupPlan, byId, next.system !== null)) {
       place(next, wanted, byId, now);
     }
   }
@@ -99,7 +101,11 @@ export function setClientStatus(alloc: Allocation, status: Allocation['observed'
   alloc.observed['client-states']?.push({ status, at });
 }
 
-function newAllocations(plan: GroupPlan): NewAllocation[] {
+/**
+ * The allocations `plan` adds. A system job's replacement stays on the node
+ * of the allocation it replaces, which is its slot.
+ */
+function newAllocations(plan: GroupPlan, byId: Map<string, Allocation>, system: boolean): NewAllocation[] {
   const placed = plan.placements.map((p: Placement) => ({
     group: plan.group,
     slot: p['name-index'],
@@ -107,6 +113,7 @@ function newAllocations(plan: GroupPlan): NewAllocation[] {
     previous: p['previous-allocation'],
     reschedule: p.reschedule,
     version: p['downgrade-non-canary'] ? BigInt(p['min-job-version']) : null,
+    node: p.node,
   }));
   const replacements = plan['destructive-updates'].map((d) => ({
     group: plan.group,
@@ -115,6 +122,7 @@ function newAllocations(plan: GroupPlan): NewAllocation[] {
     previous: d.allocation,
     reschedule: false,
     version: null,
+    node: system ? (byId.get(d.allocation)?.spec.node ?? null) : null,
   }));
   return [...placed, ...replacements];
 }
@@ -128,7 +136,8 @@ function place(input: ReconcileInput, wanted: NewAllocation, byId: Map<string, A
     entry = { group: wanted.group, allocations: [] };
     input.allocations.push(entry);
   }
-  const id = freshId(wanted.group, wanted.slot, byId);
+  const node = wanted.node ?? nodeFor(input, wanted.slot);
+  const id = wanted.node === null ? freshId(wanted.group, wanted.slot, byId) : nodeSlotId(input, wanted, node, byId);
   const previous = wanted.previous === null ? undefined : byId.get(wanted.previous);
   if (previous !== undefined) previous.spec['next-allocation'] = id;
   const version = wanted.version ?? BigInt(job.version);
@@ -141,7 +150,7 @@ function place(input: ReconcileInput, wanted: NewAllocation, byId: Map<string, A
       'name-index': wanted.slot,
       'job-version': version,
       'job-create-index': job['create-index'],
-      node: nodeFor(input, wanted.slot),
+      node,
       deployment: inDeployment ? deployment.id : null,
       'previous-allocation': wanted.previous,
       'next-allocation': null,
@@ -170,6 +179,19 @@ function place(input: ReconcileInput, wanted: NewAllocation, byId: Map<string, A
 /** `group-slot` as the scenario format names a slot's first allocation, then `-2`, `-3`... */
 function freshId(group: string, slot: number, byId: Map<string, Allocation>): string {
   const base = `${group}-${slot}`;
+  for (let n = 2; ; n++) {
+    const id = `${base}-${n}`;
+    if (!byId.has(id)) return id;
+  }
+}
+
+/**
+ * `group-node` as the scenario format names a system job's allocation on a
+ * node (`-index` after it when the slot's index is not 0), then `-2`, `-3`...
+ */
+function nodeSlotId(input: ReconcileInput, wanted: NewAllocation, node: number, byId: Map<string, Allocation>): string {
+  const base = `${wanted.group}-${input.nodes[node]?.id ?? node}${wanted.slot === 0 ? '' : `-${wanted.slot}`}`;
+  if (!byId.has(base)) return base;
   for (let n = 2; ; n++) {
     const id = `${base}-${n}`;
     if (!byId.has(id)) return id;

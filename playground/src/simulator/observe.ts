@@ -41,9 +41,16 @@ export function observe(
   const next: ReconcileInput = structuredClone(input);
   const now = BigInt(next.now) + step.duration;
   next.now = now;
-  for (const node of next.nodes) {
-    if (step.nodesDown.includes(node.id)) node.status = 'down';
-  }
+  next.nodes.forEach((node, position) => {
+    if (!step.nodesDown.includes(node.id)) return;
+    node.status = 'down';
+    // The scheduler no longer counts a down node as eligible.
+    const system = next.system;
+    if (system !== null && system.eligible.includes(position)) {
+      system.eligible = system.eligible.filter((n) => n !== position);
+      system['not-ready'].push(position);
+    }
+  });
   for (const group of next.allocations) {
     for (const alloc of group.allocations) {
       judgeHealth(alloc, step, now);

@@ -9,19 +9,32 @@ import { h } from './dom.ts';
 interface Change {
   kind: string;
   slot: number;
+  /** The slot's node, for system jobs, whose slots are a node and an index. */
+  node: number | null;
   allocation: string | null;
   reason: string;
   message: string;
 }
 
-/** Every change of a group's plan, in the CLI table's order of lists. */
-function changesOf(group: GroupPlan): Change[] {
+/**
+ * Every change of a group's plan, in the CLI table's order of lists. `nodeOf`
+ * gives, for a system job, the node of an allocation the plan names.
+ */
+function changesOf(group: GroupPlan, nodeOf: (allocation: string) => number | null): Change[] {
   const of = (kind: string, list: { 'name-index': number; allocation?: string; reason: string; message: string }[]) =>
-    list.map((d) => ({ kind, slot: d['name-index'], allocation: d.allocation ?? null, reason: d.reason, message: d.message }));
+    list.map((d) => ({
+      kind,
+      slot: d['name-index'],
+      node: d.allocation === undefined ? null : nodeOf(d.allocation),
+      allocation: d.allocation ?? null,
+      reason: d.reason,
+      message: d.message,
+    }));
   return [
     ...group.placements.map((p) => ({
       kind: p.canary ? 'place canary' : 'place',
       slot: p['name-index'],
+      node: p.node,
       allocation: p['previous-allocation'],
       reason: p.reason,
       message: p.message,
@@ -69,12 +82,32 @@ function renderPlan(input: ReconcileInput, plan: Plan): HTMLElement {
   );
 }
 
+/** A row of a group's table: a slot, or for a system job a node's slot. */
+interface Row {
+  index: number;
+  node: number | null;
+  report: SlotReport | null;
+}
+
+/** The key of a row: the slot, and for a system job its node. */
+function rowKey(node: number | null, index: number): string {
+  return node === null ? `${index}` : `${node}/${index}`;
+}
+
 function renderGroup(input: ReconcileInput, plan: Plan, group: GroupPlan, allocations: Map<string, Allocation>): HTMLElement {
   const count = input.job?.groups.find((g) => g.name === group.group)?.count;
-  const changes = changesOf(group);
-  const slots = new Map<number, SlotReport | null>(group.slots.map((s) => [s.index, s]));
-  for (const c of changes) if (!slots.has(c.slot)) slots.set(c.slot, null);
-  const rows = [...slots.entries()].sort(([a], [b]) => a - b);
+  const system = input.system !== null;
+  const changes = changesOf(group, (id) => (system ? (allocations.get(id)?.spec.node ?? null) : null));
+  const slots = new Map<string, Row>(
+    group.slots.map((s) => [rowKey(system ? s.node : null, s.index), { index: s.index, node: system ? s.node : null, report: s }]),
+  );
+  for (const c of changes) {
+    const key = rowKey(c.node, c.slot);
+    if (!slots.has(key)) slots.set(key, { index: c.slot, node: c.node, report: null });
+  }
+  // A system job's rows go by node id, as the reconciler orders nodes.
+  const nodeId = (r: Row) => (r.node === null ? '' : (input.nodes[r.node]?.id ?? ''));
+  const rows = [...slots.values()].sort((a, b) => (nodeId(a) === nodeId(b) ? a.index - b.index : nodeId(a) < nodeId(b) ? -1 : 1));
   const counters = Object.entries(group.counters).filter(([, n]) => n > 0);
   return h(
     'section',
@@ -94,13 +127,20 @@ function renderGroup(input: ReconcileInput, plan: Plan, group: GroupPlan, alloca
       h(
         'thead',
         {},
-        h('tr', {}, h('th', { scope: 'col' }, 'Slot'), h('th', { scope: 'col' }, 'Candidates'), h('th', { scope: 'col' }, 'Decision'), h('th', { scope: 'col' }, 'Plugins')),
+        h('tr', {}, h('th', { scope: 'col' }, system ? 'Node' : 'Slot'), h('th', { scope: 'col' }, 'Candidates'), h('th', { scope: 'col' }, 'Decision'), h('th', { scope: 'col' }, 'Plugins')),
       ),
       h(
         'tbody',
         {},
-        rows.map(([index, report]) =>
-          renderSlot(index, report, changes.filter((c) => c.slot === index), plan, group.group, allocations, input.nodes),
+        rows.map((row) =>
+          renderSlot(
+            row,
+            changes.filter((c) => c.slot === row.index && c.node === row.node),
+            plan,
+            group.group,
+            allocations,
+            input.nodes,
+          ),
         ),
       ),
     ),
@@ -109,8 +149,7 @@ function renderGroup(input: ReconcileInput, plan: Plan, group: GroupPlan, alloca
 }
 
 function renderSlot(
-  index: number,
-  report: SlotReport | null,
+  { index, node, report }: Row,
   changes: Change[],
   plan: Plan,
   group: string,
@@ -120,10 +159,11 @@ function renderSlot(
   const actions = plan['policy-actions'].filter((a) => a.group === group && a.slot === index);
   const failures = plan['plugin-failures'].filter((f) => f.group === group && f.slot === index);
   const surplus = report !== null && !report['within-count'];
+  const label = node === null ? `${index}` : `${nodes[node]?.id ?? node}${index === 0 ? '' : `[${index}]`}`;
   return h(
     'tr',
-    { class: surplus ? 'surplus' : null, 'data-slot': index },
-    h('th', { scope: 'row' }, index, surplus ? h('span', { class: 'muted' }, ' surplus') : null),
+    { class: surplus ? 'surplus' : null, 'data-slot': index, 'data-node': node === null ? null : (nodes[node]?.id ?? null) },
+    h('th', { scope: 'row' }, label, surplus ? h('span', { class: 'muted' }, ' surplus') : null),
     h(
       'td',
       {},

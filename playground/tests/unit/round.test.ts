@@ -72,6 +72,7 @@ function input(allocs: Allocation[] = [allocation('web-0', 0, 0), allocation('we
     now: NOW,
     explain: true,
     ext: [],
+    system: null,
   };
 }
 
@@ -116,6 +117,7 @@ const placement = (slot: number, canary = false, previous: string | null = null)
   'min-job-version': 0,
   reason: canary ? 'canary' : 'fill-slot',
   message: '',
+  node: null,
 });
 
 const deployment = {
@@ -253,4 +255,38 @@ test('plugin data of the plan is the next input’s, and the input given is left
   const { input: committed } = commitPlan(before, plan({ placements: [placement(0)] }, { ext }));
   assert.deepEqual(committed.ext, ext);
   assert.deepEqual(before, snapshot);
+});
+
+/** The same cluster running a system job: node n1 eligible, n2 down, n3 eligible. */
+function systemInput(allocs: Allocation[]): ReconcileInput {
+  const i = input(allocs);
+  if (i.job !== null) {
+    i.job.kind = 'system';
+    i.job.groups[0].count = 1;
+  }
+  i.system = { eligible: [0, 2], 'not-ready': [1] };
+  return i;
+}
+
+test('a system placement goes to its node, named after it, and a canary or replacement stays on the node it replaces', () => {
+  const old = allocation('web-n1', 0, 0, { 'client-status': 'running' });
+  const canary = { ...placement(0, true, 'web-n1'), node: 0 };
+  const fill = { ...placement(0), node: 2 };
+  const stop = { allocation: 'web-n1', 'name-index': 0, 'client-status': null, 'followup-eval': null, reason: 'replaced-by-canary', message: '' };
+  const committed = commitPlan(systemInput([old]), plan({ placements: [canary, fill], stops: [stop] }, { deployment })).input;
+  assert.equal(find(committed, 'web-n1').observed['desired-status'], 'stop');
+  const onN1 = find(committed, 'web-n1-2');
+  assert.equal(onN1.spec.node, 0);
+  assert.equal(onN1.observed.health?.canary, true);
+  assert.equal(find(committed, 'web-n3').spec.node, 2);
+
+  const update = { allocation: 'web-n3', 'name-index': 0, reason: 'destructive-update', message: '' };
+  const replaced = commitPlan(committed, plan({ 'destructive-updates': [update] })).input;
+  assert.equal(find(replaced, 'web-n3-2').spec.node, 2);
+});
+
+test('a system node that goes down is no longer eligible', () => {
+  const next = observe(systemInput([]), [], step({ nodesDown: ['n3'] })).input;
+  assert.deepEqual(next.system, { eligible: [0], 'not-ready': [1, 2] });
+  assert.equal(next.nodes[2].status, 'down');
 });

@@ -1,0 +1,41 @@
+//! Budget: how many allocations the rollout may replace now: the group's max-parallel, less those the current deployment placed that are not yet healthy or unhealthy.
+
+use super::group::NodeGroupRun;
+use crate::candidate::Standing;
+use crate::deployment::strategy;
+use crate::pipeline::Outcome;
+
+pub(super) fn run(g: &mut NodeGroupRun) -> Outcome {
+    if g.destructive.is_empty() && g.reruns.is_empty() {
+        g.budget = 0;
+        return Outcome::skipped("nothing to replace");
+    }
+    let Some(update) = strategy(g.spec.update.as_ref()) else {
+        g.budget = i64::MAX;
+        return Outcome::skipped("no update strategy: every replacement happens now");
+    };
+    if g.deployments.is_paused() || g.deployments.is_failed() {
+        g.budget = 0;
+        return Outcome::waiting("the deployment is paused or failed: nothing is replaced");
+    }
+    let pending = match g.deployments.current_id() {
+        Some(id) => g
+            .candidates
+            .iter()
+            .filter(|c| {
+                c.is(Standing::Ignored)
+                    && !c.resumed
+                    && c.in_deployment(id)
+                    && !c.observed().is_healthy()
+                    && !c.observed().is_unhealthy()
+            })
+            .count(),
+        None => 0,
+    };
+    g.budget = i64::from(update.max_parallel) - pending as i64;
+    Outcome::done(format!(
+        "max-parallel {}, {pending} placed allocations not yet healthy: {} may be replaced",
+        update.max_parallel,
+        g.budget.max(0)
+    ))
+}

@@ -1,0 +1,45 @@
+//! Classification: every live allocation gets its set from the system rule table, and the rule that put it there.
+
+use super::group::NodeGroupRun;
+use super::rules::{classify, NodeFacts, Verdict};
+use crate::candidate::Standing;
+use crate::classification::Taint;
+use crate::pipeline::Outcome;
+use std::collections::BTreeMap;
+
+pub(super) fn run(g: &mut NodeGroupRun) -> Outcome {
+    let (now, sysbatch) = (g.ctx.input.now, g.ctx.sysbatch);
+    let mut tally: BTreeMap<&'static str, u32> = BTreeMap::new();
+    for (i, c) in g.candidates.iter_mut().enumerate() {
+        if !c.tracked || !c.is(Standing::Unclassified) {
+            continue;
+        }
+        let rule = classify(&NodeFacts {
+            observed: c.observed(),
+            policy: c.policy,
+            taint: Taint::of(c.node),
+            eligibility: g.ctx.nodes.of(c.alloc.spec.node),
+            sysbatch,
+            now,
+        });
+        g.rules[i] = Some(rule);
+        c.standing = match rule.verdict {
+            Verdict::Migrate => Standing::Migrating,
+            Verdict::Lost => Standing::Lost,
+            Verdict::Keep => Standing::Ignored,
+            Verdict::Reconnect => Standing::Reconnecting,
+            Verdict::Disconnect => Standing::Disconnecting,
+            Verdict::Judge => Standing::Untainted,
+        };
+        c.settle(|| format!("{} (rule {})", rule.class.name(), rule.name));
+        *tally.entry(rule.name).or_default() += 1;
+    }
+    if tally.is_empty() {
+        return Outcome::skipped("no live allocation to classify");
+    }
+    let summary: Vec<String> = tally
+        .iter()
+        .map(|(rule, n)| format!("{n} {rule}"))
+        .collect();
+    Outcome::done(summary.join(", "))
+}

@@ -1,0 +1,22 @@
+//! Completion: a system deployment's group is done when no canary awaits promotion and as many allocations are healthy as the group runs.
+
+use super::group::NodeGroupRun;
+use crate::pipeline::Outcome;
+
+pub(super) fn run(g: &mut NodeGroupRun) -> Outcome {
+    if !g.tracked || g.desired == 0 {
+        g.complete = true;
+        return Outcome::skipped("no deployment tracks the group here");
+    }
+    if g.canarying {
+        g.complete = false;
+        return Outcome::waiting("canaries await promotion");
+    }
+    let (healthy, total) = (g.dstate.healthy_allocs, g.dstate.desired_total);
+    g.complete = healthy >= total;
+    if g.complete {
+        Outcome::done(format!("{healthy} of {total} allocations healthy"))
+    } else {
+        Outcome::waiting(format!("{healthy} of {total} allocations healthy"))
+    }
+}

@@ -1,0 +1,57 @@
+//! Duplicates: a node runs one allocation of a group per slot, so when several live ones stay on it, the newest of the job's current version is kept.
+
+use super::group::NodeGroupRun;
+use crate::candidate::Standing;
+use crate::group::updates::decide;
+use crate::pipeline::Outcome;
+use crate::{Reason, UpdateKind};
+
+/// Whether the candidate at `i` stays on its node after its classification:
+/// not migrating, lost, or already stopped.
+fn stays(g: &NodeGroupRun, i: usize) -> bool {
+    let c = &g.candidates[i];
+    c.tracked
+        && !c.stopped
+        && !matches!(
+            c.standing,
+            Standing::Migrating | Standing::Lost | Standing::Out
+        )
+}
+
+pub(super) fn run(g: &mut NodeGroupRun) -> Outcome {
+    let mut stopped = 0;
+    for s in 0..g.slots.len() {
+        let claimants = g.slots[s].claimants.clone();
+        // Most slots hold one allocation: count before collecting.
+        if claimants.clone().filter(|&i| stays(g, i)).count() < 2 {
+            continue;
+        }
+        let staying: Vec<usize> = claimants.filter(|&i| stays(g, i)).collect();
+        // Candidates are in creation order within a slot, so the last one of
+        // the best standing is the newest: up to date first, then of the
+        // job's current version.
+        let rank = |i: usize| {
+            let up_to_date = decide(&g.candidates[i], g.spec) == UpdateKind::Ignore;
+            (up_to_date, g.is_current(i), i)
+        };
+        let keep = staying
+            .iter()
+            .copied()
+            .max_by_key(|&i| rank(i))
+            .unwrap_or(staying[0]);
+        let node = &g.candidates[keep].node.id;
+        let message = format!(
+            "allocation {} of the group already runs on node {node}",
+            g.candidates[keep].id()
+        );
+        for i in staying.into_iter().filter(|&i| i != keep) {
+            g.stop(i, Reason::Duplicate, None, message.clone(), true);
+            g.candidates[i].standing = Standing::Out;
+            stopped += 1;
+        }
+    }
+    if stopped == 0 {
+        return Outcome::skipped("one allocation per node and slot");
+    }
+    Outcome::done(format!("{stopped} duplicate allocations stopped"))
+}

@@ -1,0 +1,157 @@
+//! Updates: each allocation that stays is judged by its node's eligibility and the job's changes: kept, resumed, updated in place, due for replacement, or stopped; finished sysbatch work runs again only when the job changed.
+
+use super::group::NodeGroupRun;
+use super::nodes::Eligibility;
+use crate::candidate::Standing;
+use crate::classification::Taint;
+use crate::group::updates::decide;
+use crate::pipeline::Outcome;
+use crate::{Reason, UpdateKind};
+
+/// What the step decided, for its report.
+#[derive(Default)]
+struct Tally {
+    kept: u32,
+    in_place: u32,
+    destructive: u32,
+    stopped: u32,
+    resumed: u32,
+    reruns: u32,
+}
+
+pub(super) fn run(g: &mut NodeGroupRun) -> Outcome {
+    let mut t = Tally::default();
+    for i in 0..g.candidates.len() {
+        let c = &g.candidates[i];
+        if c.tracked
+            && !c.stopped
+            && matches!(c.standing, Standing::Untainted | Standing::Reconnecting)
+        {
+            judge(g, i, &mut t);
+        }
+    }
+    if g.ctx.sysbatch {
+        for s in 0..g.slots.len() {
+            if let Some(f) = g.slots[s].finished {
+                let live = g.slots[s]
+                    .claimants
+                    .clone()
+                    .any(|i| !g.candidates[i].observed().is_terminal());
+                if !live {
+                    finished(g, f, &mut t);
+                }
+            }
+        }
+    }
+    g.plan.counters.ignore += t.kept;
+    g.plan.counters.in_place += t.in_place;
+    g.plan.counters.reconnect += t.resumed;
+    Outcome::done(format!(
+        "{} unchanged, {} in place, {} need replacement, {} stopped, {} resumed, {} finished runs due again",
+        t.kept, t.in_place, t.destructive, t.stopped, t.resumed, t.reruns
+    ))
+}
+
+/// Decides a live candidate on an untainted node.
+fn judge(g: &mut NodeGroupRun, i: usize, t: &mut Tally) {
+    let c = &g.candidates[i];
+    let node = &c.node.id;
+    let reconnecting = c.is(Standing::Reconnecting);
+    let kind = decide(c, g.spec);
+    let stop = match g.ctx.nodes.of(c.alloc.spec.node) {
+        Eligibility::NotTargeted => Some((
+            Reason::NodeNotTargeted,
+            format!("node {node} is no longer targeted by the job"),
+        )),
+        Eligibility::NotReady if kind != UpdateKind::Ignore => Some((
+            Reason::NodeNotReady,
+            format!("node {node} is not ready and the job changed"),
+        )),
+        Eligibility::NotReady | Eligibility::Eligible => None,
+    };
+    if let Some((reason, why)) = stop {
+        let message = if reconnecting {
+            format!("its client reconnected, but {why}")
+        } else {
+            why
+        };
+        g.stop(i, reason, None, message, true);
+        g.candidates[i].standing = Standing::Out;
+        t.stopped += 1;
+        return;
+    }
+    if reconnecting {
+        resume(g, i);
+        t.resumed += 1;
+    }
+    g.desired += 1;
+    let on_ready_node = g.ctx.nodes.of(g.candidates[i].alloc.spec.node) == Eligibility::Eligible;
+    let c = &mut g.candidates[i];
+    c.update = Some(kind);
+    match kind {
+        _ if !on_ready_node => {
+            c.standing = Standing::Ignored;
+            c.settle(|| "its node is not ready; kept while the job is unchanged");
+            t.kept += 1;
+        }
+        UpdateKind::Ignore => {
+            c.standing = Standing::Ignored;
+            c.settle(|| "up to date; left as it is");
+            t.kept += 1;
+        }
+        UpdateKind::InPlace => {
+            let message = "the group changed in a way the allocation absorbs in place".to_string();
+            c.settle(|| format!("updated in place: {message}"));
+            c.standing = Standing::Out;
+            let entry = c.update_entry(Reason::InPlaceUpdate, message);
+            g.plan.in_place_updates.push(entry);
+            t.in_place += 1;
+        }
+        UpdateKind::Destructive => {
+            c.settle(|| "the group changed in a way that needs a new allocation");
+            g.destructive.push(i);
+            t.destructive += 1;
+        }
+    }
+}
+
+/// Resumes a candidate whose client came back.
+fn resume(g: &mut NodeGroupRun, i: usize) {
+    let c = &mut g.candidates[i];
+    c.resumed = true;
+    let message = format!(
+        "client on node {} reconnected; resume the allocation",
+        c.node.id
+    );
+    c.settle(|| message.clone());
+    let entry = c.update_entry(Reason::Reconnect, message);
+    g.plan.reconnect_updates.push(entry);
+}
+
+/// Decides the finished sysbatch allocation at `f`, in a slot where nothing
+/// runs: it stays done unless the job changed in a way that needs a new
+/// allocation, and the node can run one.
+fn finished(g: &mut NodeGroupRun, f: usize, t: &mut Tally) {
+    let c = &g.candidates[f];
+    let kind = decide(c, g.spec);
+    let runnable = g.ctx.nodes.of(c.alloc.spec.node) == Eligibility::Eligible
+        && matches!(Taint::of(c.node), Taint::None);
+    let c = &mut g.candidates[f];
+    match kind {
+        UpdateKind::Destructive if runnable => {
+            c.settle(|| "finished, but the job changed: it runs again");
+            g.reruns.push(f);
+            g.desired += 1;
+            t.reruns += 1;
+        }
+        UpdateKind::Destructive => {
+            c.settle(|| "finished; the job changed, but its node cannot run it again");
+            t.kept += 1;
+        }
+        UpdateKind::InPlace | UpdateKind::Ignore => {
+            c.settle(|| "finished under the job's current definition; not run again");
+            g.desired += 1;
+            t.kept += 1;
+        }
+    }
+}
