@@ -1,6 +1,7 @@
 //! The `bench` command: reconcile times natively and through the component, on generated rolling updates, and what plugin hooks add.
 
 mod hooks;
+mod nomad;
 
 use anyhow::{Context, Result};
 use slotwise_host::component::precompile;
@@ -53,7 +54,8 @@ pub fn run(component_path: &Path, shipped: &Path, sizes: &[usize], rounds: usize
         );
     }
     small(component_path, rounds.max(200))?;
-    hooks::run(&reconciler, shipped, rounds)
+    hooks::run(&reconciler, shipped, rounds)?;
+    nomad::run(&reconciler)
 }
 
 /// Loading a precompiled component, then instantiation plus a count-10

@@ -19,6 +19,12 @@ pub struct MappingError {
     pub message: String,
 }
 
+/// The evaluation a plan stands for. Nomad's plan endpoint makes a new
+/// evaluation, so no allocation's follow-up evaluation is ever this one; an
+/// empty id would match every allocation without one and reschedule failed
+/// allocations at once.
+pub const PLAN_EVALUATION: &str = "slotwise-plan";
+
 /// Nomad's default kill timeout, for tasks that leave it unset.
 const DEFAULT_KILL_TIMEOUT: i64 = 5_000_000_000;
 
@@ -42,8 +48,8 @@ impl Context<'_> {
 }
 
 /// The reconciler input for `snapshot` at time `now` (nanoseconds since the
-/// epoch), for an evaluation like the one `nomad job plan` makes: no
-/// identifier, the job's priority.
+/// epoch), for an evaluation like the one `nomad job plan` makes: a new
+/// identifier ([`PLAN_EVALUATION`]), the job's priority.
 ///
 /// # Errors
 /// When an object holds something the contract cannot express: a system
@@ -191,7 +197,7 @@ pub fn build(snapshot: &JobSnapshot, now: i64) -> Result<core::ReconcileInput, M
         allocations,
         deployment,
         eval: core::Evaluation {
-            id: String::new(),
+            id: PLAN_EVALUATION.to_string(),
             priority: job.priority,
         },
         now,
