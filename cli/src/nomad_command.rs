@@ -105,8 +105,9 @@ struct Cluster {
 }
 
 fn parse_time(text: &str) -> Result<i64> {
-    let at = time::OffsetDateTime::parse(text.trim(), &time::format_description::well_known::Rfc3339)
-        .with_context(|| format!("{:?} is not an RFC 3339 time", text.trim()))?;
+    let at =
+        time::OffsetDateTime::parse(text.trim(), &time::format_description::well_known::Rfc3339)
+            .with_context(|| format!("{:?} is not an RFC 3339 time", text.trim()))?;
     i64::try_from(at.unix_timestamp_nanos()).context("the time is out of range")
 }
 
@@ -118,7 +119,10 @@ impl Common {
                 None => {
                     let file = dir.join("saved-at.txt");
                     let text = std::fs::read_to_string(&file).with_context(|| {
-                        format!("{}: give --now, or the time the responses were saved", file.display())
+                        format!(
+                            "{}: give --now, or the time the responses were saved",
+                            file.display()
+                        )
                     })?;
                     parse_time(&text).with_context(|| file.display().to_string())?
                 }
@@ -172,17 +176,34 @@ pub fn run(
             common,
         } => {
             let cluster = common.cluster()?;
-            let reconciler = if common.native { None } else { Some(component()?) };
+            let reconciler = if common.native {
+                None
+            } else {
+                Some(component()?)
+            };
             let plugins = plugins.as_deref().map(read_plugins).transpose()?;
             if *all {
-                return plan_all(&cluster, common, reconciler.as_ref(), plugins, shipped, *concurrency, *json);
+                return plan_all(
+                    &cluster,
+                    common,
+                    reconciler.as_ref(),
+                    plugins,
+                    shipped,
+                    *concurrency,
+                    *json,
+                );
             }
-            let job = job.as_deref().ok_or_else(|| anyhow!("name a job, or give --all"))?;
+            let job = job
+                .as_deref()
+                .ok_or_else(|| anyhow!("name a job, or give --all"))?;
             let mut input = read_input(&cluster, &common.namespace, job)?;
             if let Some(path) = save {
                 let when = time::OffsetDateTime::from_unix_timestamp_nanos(i128::from(cluster.now))
                     .ok()
-                    .and_then(|t| t.format(&time::format_description::well_known::Rfc3339).ok())
+                    .and_then(|t| {
+                        t.format(&time::format_description::well_known::Rfc3339)
+                            .ok()
+                    })
                     .unwrap_or_default();
                 let origin = Origin {
                     job,
@@ -192,7 +213,8 @@ pub fn run(
                     when: &when,
                 };
                 let text = SavedScenario::new(&origin, input.clone()).to_yaml()?;
-                std::fs::write(path, text).with_context(|| format!("cannot write {}", path.display()))?;
+                std::fs::write(path, text)
+                    .with_context(|| format!("cannot write {}", path.display()))?;
             }
             input.explain = *explain;
             let plan = reconcile_one(&input, reconciler.as_ref(), plugins, shipped)?;
@@ -205,8 +227,17 @@ pub fn run(
         }
         NomadCommand::Compare { job, common } => {
             let cluster = common.cluster()?;
-            let reconciler = if common.native { None } else { Some(component()?) };
-            let snapshot = JobSnapshot::fetch(cluster.source.as_ref(), &common.namespace, job, &NodeCache::default())?;
+            let reconciler = if common.native {
+                None
+            } else {
+                Some(component()?)
+            };
+            let snapshot = JobSnapshot::fetch(
+                cluster.source.as_ref(),
+                &common.namespace,
+                job,
+                &NodeCache::default(),
+            )?;
             let input = input::build(&snapshot, cluster.now)?;
             let plan = reconcile_one(&input, reconciler.as_ref(), None, shipped)?;
             let theirs = nomad_plan(cluster.source.as_ref(), &snapshot)?;
@@ -224,15 +255,24 @@ pub fn run(
 }
 
 fn read_input(cluster: &Cluster, namespace: &str, job: &str) -> Result<ReconcileInput> {
-    let snapshot = JobSnapshot::fetch(cluster.source.as_ref(), namespace, job, &NodeCache::default())?;
+    let snapshot = JobSnapshot::fetch(
+        cluster.source.as_ref(),
+        namespace,
+        job,
+        &NodeCache::default(),
+    )?;
     Ok(input::build(&snapshot, cluster.now)?)
 }
 
 fn read_plugins(path: &Path) -> Result<(Vec<slotwise_scenario::PluginEntry>, PathBuf)> {
-    let text = std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?;
+    let text =
+        std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?;
     let file = slotwise_scenario::parse_plugins(&text, slotwise_scenario::Syntax::of(path))
         .with_context(|| path.display().to_string())?;
-    Ok((file.plugins, path.parent().unwrap_or(Path::new(".")).to_path_buf()))
+    Ok((
+        file.plugins,
+        path.parent().unwrap_or(Path::new(".")).to_path_buf(),
+    ))
 }
 
 fn describe(failure: RunFailure) -> String {
@@ -249,10 +289,13 @@ fn reconcile_one(
     shipped: &Path,
 ) -> Result<Plan> {
     let mut consulted = match plugins {
-        Some((entries, base)) => Consulted::Plugins(Box::new(PluginSet::load(&entries, &base, shipped)?)),
+        Some((entries, base)) => {
+            Consulted::Plugins(Box::new(PluginSet::load(&entries, &base, shipped)?))
+        }
         None => Consulted::Nothing,
     };
-    conformance::reconcile_once(input, &mut consulted, reconciler)?.map_err(|f| anyhow!(describe(f)))
+    conformance::reconcile_once(input, &mut consulted, reconciler)?
+        .map_err(|f| anyhow!(describe(f)))
 }
 
 fn plan_all(
@@ -269,11 +312,12 @@ fn plan_all(
         // Plugin sandboxes are per reconcile and hold state: one set, used
         // by one reconcile at a time.
         Some((entries, base)) => {
-            let set = std::sync::Mutex::new(Some(Box::new(PluginSet::load(
-                &entries, &base, shipped,
-            )?)));
+            let set =
+                std::sync::Mutex::new(Some(Box::new(PluginSet::load(&entries, &base, shipped)?)));
             let reconcile = |input: &ReconcileInput| -> std::result::Result<Plan, String> {
-                let mut guard = set.lock().map_err(|_| "a plugin call panicked".to_string())?;
+                let mut guard = set
+                    .lock()
+                    .map_err(|_| "a plugin call panicked".to_string())?;
                 let plugins = guard
                     .take()
                     .ok_or_else(|| "the plugins were lost by an earlier failure".to_string())?;
@@ -288,7 +332,13 @@ fn plan_all(
                     Err(e) => Err(format!("{e:#}")),
                 }
             };
-            cluster::plan_all(cluster.source.as_ref(), &jobs, cluster.now, concurrency, &reconcile)
+            cluster::plan_all(
+                cluster.source.as_ref(),
+                &jobs,
+                cluster.now,
+                concurrency,
+                &reconcile,
+            )
         }
         None => {
             let reconcile = |input: &ReconcileInput| -> std::result::Result<Plan, String> {
@@ -298,7 +348,13 @@ fn plan_all(
                     Err(e) => Err(format!("{e:#}")),
                 }
             };
-            cluster::plan_all(cluster.source.as_ref(), &jobs, cluster.now, concurrency, &reconcile)
+            cluster::plan_all(
+                cluster.source.as_ref(),
+                &jobs,
+                cluster.now,
+                concurrency,
+                &reconcile,
+            )
         }
     };
     if json {
@@ -318,8 +374,13 @@ fn comparison_table(job: &str, groups: &[GroupComparison]) -> String {
     table.load_preset(comfy_table::presets::UTF8_FULL_CONDENSED);
     table.set_header(vec!["group", "counter", "slotwise", "nomad", ""]);
     for group in groups {
-        for counter in group.counters.iter().filter(|c| c.slotwise > 0 || c.nomad > 0) {
-            let right = |n: u64| comfy_table::Cell::new(n).set_alignment(comfy_table::CellAlignment::Right);
+        for counter in group
+            .counters
+            .iter()
+            .filter(|c| c.slotwise > 0 || c.nomad > 0)
+        {
+            let right =
+                |n: u64| comfy_table::Cell::new(n).set_alignment(comfy_table::CellAlignment::Right);
             table.add_row(vec![
                 comfy_table::Cell::new(&group.group),
                 comfy_table::Cell::new(counter.name),

@@ -84,7 +84,9 @@ pub enum SettingsError {
         cause: String,
     },
     /// A client certificate without its key, or the reverse.
-    #[error("a client certificate needs its key (NOMAD_CLIENT_CERT and NOMAD_CLIENT_KEY together)")]
+    #[error(
+        "a client certificate needs its key (NOMAD_CLIENT_CERT and NOMAD_CLIENT_KEY together)"
+    )]
     HalfClientCert,
     /// Not an http or https URL.
     #[error("address {0:?}: expected http://host:port or https://host:port")]
@@ -136,12 +138,11 @@ fn tls_config(tls: &Tls) -> Result<TlsConfig, SettingsError> {
                 })
                 .collect();
             let key_pem = read_pem("client key", key_path)?;
-            let key =
-                PrivateKey::from_pem(&key_pem).map_err(|e| SettingsError::TlsFile {
-                    what: "client key",
-                    path: key_path.clone(),
-                    cause: e.to_string(),
-                })?;
+            let key = PrivateKey::from_pem(&key_pem).map_err(|e| SettingsError::TlsFile {
+                what: "client key",
+                path: key_path.clone(),
+                cause: e.to_string(),
+            })?;
             builder = builder.client_cert(Some(ClientCert::new_with_certs(&chain, key)));
         }
         _ => return Err(SettingsError::HalfClientCert),
@@ -155,8 +156,7 @@ impl Http {
     /// # Errors
     /// When the address is not an HTTP URL or a TLS file is unusable.
     pub fn new(settings: Settings) -> Result<Self, SettingsError> {
-        if !(settings.address.starts_with("http://") || settings.address.starts_with("https://"))
-        {
+        if !(settings.address.starts_with("http://") || settings.address.starts_with("https://")) {
             return Err(SettingsError::Address(settings.address.clone()));
         }
         let config = ureq::Agent::config_builder()
@@ -215,13 +215,12 @@ impl Http {
                 request: name,
                 limit: self.settings.response_limit,
             },
-            ureq::Error::Io(e) if e.kind() == std::io::ErrorKind::TimedOut => {
-                FetchError::Timeout {
-                    request: name,
-                    seconds: self.settings.timeout.as_secs().max(1),
-                }
-            }
-            e @ (ureq::Error::Io(_) | ureq::Error::ConnectionFailed | ureq::Error::HostNotFound) => {
+            ureq::Error::Io(e) if e.kind() == std::io::ErrorKind::TimedOut => FetchError::Timeout {
+                request: name,
+                seconds: self.settings.timeout.as_secs().max(1),
+            },
+            e
+            @ (ureq::Error::Io(_) | ureq::Error::ConnectionFailed | ureq::Error::HostNotFound) => {
                 FetchError::Connect {
                     request: name,
                     address: self.settings.address.clone(),
@@ -242,7 +241,10 @@ impl Source for Http {
         let token = self.settings.token.as_ref().map(|Token(t)| t.as_str());
         let response = match &request.body {
             Some(body) => {
-                let mut call = self.agent.put(&url).header("Content-Type", "application/json");
+                let mut call = self
+                    .agent
+                    .put(&url)
+                    .header("Content-Type", "application/json");
                 if let Some(token) = token {
                     call = call.header("X-Nomad-Token", token);
                 }

@@ -206,11 +206,7 @@ pub fn build(snapshot: &JobSnapshot, now: i64) -> Result<core::ReconcileInput, M
     })
 }
 
-fn groups(
-    cx: &Context,
-    path: &str,
-    job: &api::Job,
-) -> Result<Vec<core::TaskGroup>, MappingError> {
+fn groups(cx: &Context, path: &str, job: &api::Job) -> Result<Vec<core::TaskGroup>, MappingError> {
     let mut out = Vec::new();
     for (i, raw) in job.task_groups.iter().enumerate() {
         let field = format!("TaskGroups[{i}]");
@@ -400,13 +396,17 @@ fn allocation(
     };
     // A list stub does not name the allocation replaced; the one that names
     // this as its next does.
-    let previous = alloc.previous_allocation.clone().filter(|p| !p.is_empty()).or_else(|| {
-        snapshot
-            .allocations
-            .iter()
-            .find(|a| a.next_allocation == alloc.id)
-            .map(|a| a.id.clone())
-    });
+    let previous = alloc
+        .previous_allocation
+        .clone()
+        .filter(|p| !p.is_empty())
+        .or_else(|| {
+            snapshot
+                .allocations
+                .iter()
+                .find(|a| a.next_allocation == alloc.id)
+                .map(|a| a.id.clone())
+        });
     let placement_score = alloc.metrics.as_ref().and_then(|m| {
         m.score_meta_data
             .iter()
@@ -417,7 +417,12 @@ fn allocation(
         "run" => core::DesiredStatus::Run,
         "stop" => core::DesiredStatus::Stop,
         "evict" => core::DesiredStatus::Evict,
-        other => return Err(bad("DesiredStatus", format!("unknown desired status {other:?}"))),
+        other => {
+            return Err(bad(
+                "DesiredStatus",
+                format!("unknown desired status {other:?}"),
+            ))
+        }
     };
     let client = client_status(&alloc.client_status).ok_or_else(|| {
         bad(
@@ -448,17 +453,20 @@ fn allocation(
         }),
         None => None,
     };
-    let reschedule = alloc.reschedule_tracker.as_ref().map(|t| core::RescheduleTracker {
-        events: t
-            .events
-            .iter()
-            .map(|e| core::RescheduleEvent {
-                at: e.reschedule_time,
-                delay: e.delay,
-            })
-            .collect(),
-        last_failed: t.last_reschedule == "no placement",
-    });
+    let reschedule = alloc
+        .reschedule_tracker
+        .as_ref()
+        .map(|t| core::RescheduleTracker {
+            events: t
+                .events
+                .iter()
+                .map(|e| core::RescheduleEvent {
+                    at: e.reschedule_time,
+                    delay: e.delay,
+                })
+                .collect(),
+            last_failed: t.last_reschedule == "no placement",
+        });
     let client_states = match &alloc.alloc_states {
         Some(states) if !states.is_empty() => {
             let mut out = Vec::new();

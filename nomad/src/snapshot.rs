@@ -49,7 +49,9 @@ impl NodeCache {
     fn lock(&self) -> std::sync::MutexGuard<'_, HashMap<String, Option<api::Node>>> {
         // A panic elsewhere cannot leave the map half-written: inserts are
         // single calls.
-        self.0.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
+        self.0
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
     }
 }
 
@@ -94,7 +96,10 @@ pub fn placed_by(alloc: &api::Allocation, deployment: &api::Deployment) -> bool 
 ///
 /// # Errors
 /// When the list cannot be read.
-pub fn list_jobs(source: &dyn Source, namespace: &str) -> Result<Vec<(String, String)>, FetchError> {
+pub fn list_jobs(
+    source: &dyn Source,
+    namespace: &str,
+) -> Result<Vec<(String, String)>, FetchError> {
     let request = Request::new(Endpoint::Jobs, namespace);
     let stubs: Vec<api::JobListStub> = fetch_json(source, &request)?;
     let mut jobs: Vec<(String, String)> = stubs

@@ -108,7 +108,12 @@ impl StandIn {
                             .serve(service)
                             .await
                     }
-                    None => axum_server::bind(address).handle(serving).serve(service).await,
+                    None => {
+                        axum_server::bind(address)
+                            .handle(serving)
+                            .serve(service)
+                            .await
+                    }
                 };
                 if let Err(e) = outcome {
                     eprintln!("stand-in Nomad server stopped: {e}");

@@ -47,7 +47,11 @@ fn alloc_json(j: usize, i: usize) -> String {
         _ => (1, "pending"),
     };
     let node = (j * 7 + i * 13) % NODES;
-    let task_state = if client == "failed" { "dead" } else { "running" };
+    let task_state = if client == "failed" {
+        "dead"
+    } else {
+        "running"
+    };
     let failed = client == "failed";
     let health = if version == 1 && client == "running" {
         r#"{"Healthy":true,"Timestamp":"2025-12-31T23:55:00Z","Canary":false,"ModifyIndex":40}"#
@@ -85,7 +89,11 @@ impl Responses for Generated {
             Endpoint::Job(id) => job_json(job_number(id)?, 1),
             Endpoint::Versions(id) => {
                 let j = job_number(id)?;
-                format!(r#"{{"Versions":[{},{}],"Diffs":null}}"#, job_json(j, 1), job_json(j, 0))
+                format!(
+                    r#"{{"Versions":[{},{}],"Diffs":null}}"#,
+                    job_json(j, 1),
+                    job_json(j, 0)
+                )
             }
             Endpoint::Allocations(id) => {
                 let j = job_number(id)?;
@@ -138,7 +146,12 @@ pub fn run(component: &ComponentReconciler) -> Result<()> {
     let totals: Totals = plan_all(&http, &jobs, NOW, 8, &reconcile);
     let elapsed = started.elapsed();
     if let Some(e) = totals.errors.first() {
-        return Err(anyhow!("{} jobs failed; the first, {}: {}", totals.errors.len(), e.job, e.error));
+        return Err(anyhow!(
+            "{} jobs failed; the first, {}: {}",
+            totals.errors.len(),
+            e.job,
+            e.error
+        ));
     }
     println!(
         "{} jobs, {} allocations in {:.1} s: {:.0} jobs/s, {:.0} allocations/s",

@@ -107,9 +107,8 @@ pub fn plan_all(
     let nodes = NodeCache::default();
     // Inputs wait here for a core; the bound keeps memory flat when reading
     // runs ahead of reconciling.
-    let (sender, receiver) = sync_channel::<(usize, Result<ReconcileInput, String>)>(
-        concurrency.max(1) * 4,
-    );
+    let (sender, receiver) =
+        sync_channel::<(usize, Result<ReconcileInput, String>)>(concurrency.max(1) * 4);
     let mut outcomes: Vec<(usize, Outcome)> = std::thread::scope(|scope| {
         for _ in 0..concurrency.max(1) {
             let sender = sender.clone();
@@ -134,7 +133,8 @@ pub fn plan_all(
             .map(|(i, read)| {
                 let outcome = match read {
                     Ok(input) => {
-                        let allocations = input.allocations.iter().map(|g| g.allocations.len()).sum();
+                        let allocations =
+                            input.allocations.iter().map(|g| g.allocations.len()).sum();
                         match reconcile(&input) {
                             Ok(plan) => Outcome::Planned {
                                 allocations,
