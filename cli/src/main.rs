@@ -87,7 +87,7 @@ enum Command {
     Plugin(plugin_command::PluginCommand),
     /// Plan a Nomad cluster's jobs from its API, and compare with Nomad's plan.
     #[command(subcommand)]
-    Nomad(nomad_command::NomadCommand),
+    Nomad(Box<nomad_command::NomadCommand>),
     /// Serve the browser playground on 127.0.0.1.
     Playground {
         /// The port; 0 picks a free one.

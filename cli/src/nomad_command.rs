@@ -282,6 +282,17 @@ fn describe(failure: RunFailure) -> String {
     }
 }
 
+/// A reconcile's outcome as one job of many reports it.
+fn settle(
+    outcome: Result<std::result::Result<Plan, RunFailure>>,
+) -> std::result::Result<Plan, String> {
+    match outcome {
+        Ok(Ok(plan)) => Ok(plan),
+        Ok(Err(f)) => Err(describe(f)),
+        Err(e) => Err(format!("{e:#}")),
+    }
+}
+
 fn reconcile_one(
     input: &ReconcileInput,
     reconciler: Option<&ComponentReconciler>,
@@ -326,11 +337,7 @@ fn plan_all(
                 if let Consulted::Plugins(back) = consulted {
                     *guard = Some(back);
                 }
-                match outcome {
-                    Ok(Ok(plan)) => Ok(plan),
-                    Ok(Err(f)) => Err(describe(f)),
-                    Err(e) => Err(format!("{e:#}")),
-                }
+                settle(outcome)
             };
             cluster::plan_all(
                 cluster.source.as_ref(),
@@ -342,11 +349,11 @@ fn plan_all(
         }
         None => {
             let reconcile = |input: &ReconcileInput| -> std::result::Result<Plan, String> {
-                match conformance::reconcile_once(input, &mut Consulted::Nothing, reconciler) {
-                    Ok(Ok(plan)) => Ok(plan),
-                    Ok(Err(f)) => Err(describe(f)),
-                    Err(e) => Err(format!("{e:#}")),
-                }
+                settle(conformance::reconcile_once(
+                    input,
+                    &mut Consulted::Nothing,
+                    reconciler,
+                ))
             };
             cluster::plan_all(
                 cluster.source.as_ref(),

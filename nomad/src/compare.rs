@@ -81,46 +81,69 @@ pub fn compare(plan: &core::Plan, answer: &api::JobPlanResponse) -> Vec<GroupCom
     out
 }
 
+/// slotwise's counters in Nomad's order, under Nomad's names.
+pub fn counters(c: &core::DesiredUpdates) -> [(&'static str, u32); 11] {
+    [
+        ("Ignore", c.ignore),
+        ("Place", c.place),
+        ("Migrate", c.migrate),
+        ("Stop", c.stop),
+        ("InPlaceUpdate", c.in_place),
+        ("DestructiveUpdate", c.destructive),
+        ("Canary", c.canary),
+        ("RescheduleNow", c.reschedule_now),
+        ("RescheduleLater", c.reschedule_later),
+        ("Disconnect", c.disconnect),
+        ("Reconnect", c.reconnect),
+    ]
+}
+
 fn pair(
     group: &str,
     ours: Option<&core::DesiredUpdates>,
     theirs: Option<&api::DesiredUpdates>,
 ) -> GroupComparison {
-    let zero = core::DesiredUpdates {
-        ignore: 0,
-        place: 0,
-        migrate: 0,
-        stop: 0,
-        in_place: 0,
-        destructive: 0,
-        canary: 0,
-        reschedule_now: 0,
-        reschedule_later: 0,
-        disconnect: 0,
-        reconnect: 0,
-    };
-    let a = ours.unwrap_or(&zero);
     let b = theirs.cloned().unwrap_or_default();
-    let row = |name, slotwise: u32, nomad| Counter {
-        name,
-        slotwise: u64::from(slotwise),
-        nomad,
-    };
+    let nomad = [
+        b.ignore,
+        b.place,
+        b.migrate,
+        b.stop,
+        b.in_place_update,
+        b.destructive_update,
+        b.canary,
+        b.reschedule_now,
+        b.reschedule_later,
+        b.disconnect,
+        b.reconnect,
+    ];
+    let names = counters(ours.unwrap_or(&ZERO));
     GroupComparison {
         group: group.to_string(),
-        counters: vec![
-            row("Ignore", a.ignore, b.ignore),
-            row("Place", a.place, b.place),
-            row("Migrate", a.migrate, b.migrate),
-            row("Stop", a.stop, b.stop),
-            row("InPlaceUpdate", a.in_place, b.in_place_update),
-            row("DestructiveUpdate", a.destructive, b.destructive_update),
-            row("Canary", a.canary, b.canary),
-            row("RescheduleNow", a.reschedule_now, b.reschedule_now),
-            row("RescheduleLater", a.reschedule_later, b.reschedule_later),
-            row("Disconnect", a.disconnect, b.disconnect),
-            row("Reconnect", a.reconnect, b.reconnect),
-        ],
+        counters: names
+            .into_iter()
+            .zip(nomad)
+            .map(|((name, slotwise), nomad)| Counter {
+                name,
+                slotwise: u64::from(slotwise),
+                nomad,
+            })
+            .collect(),
         nomad_preemptions: b.preemptions,
     }
 }
+
+/// The counters of a group slotwise did not plan.
+const ZERO: core::DesiredUpdates = core::DesiredUpdates {
+    ignore: 0,
+    place: 0,
+    migrate: 0,
+    stop: 0,
+    in_place: 0,
+    destructive: 0,
+    canary: 0,
+    reschedule_now: 0,
+    reschedule_later: 0,
+    disconnect: 0,
+    reconnect: 0,
+};

@@ -3,6 +3,7 @@
 use indicatif::{ProgressBar, ProgressStyle};
 use rayon::iter::{ParallelBridge, ParallelIterator};
 use serde::Serialize;
+use slotwise_nomad::compare::counters;
 use slotwise_nomad::input;
 use slotwise_nomad::snapshot::{JobSnapshot, NodeCache};
 use slotwise_nomad::source::Source;
@@ -41,7 +42,8 @@ pub struct JobError {
     pub error: String,
 }
 
-/// The counter names, in the order they are shown.
+/// The counter names, in the order they are shown: Nomad's order, as
+/// [`counters`] gives them.
 pub const KINDS: [&str; 11] = [
     "ignore",
     "place",
@@ -58,21 +60,7 @@ pub const KINDS: [&str; 11] = [
 
 fn add(changes: &mut BTreeMap<&'static str, u64>, plan: &Plan) {
     for group in &plan.groups {
-        let c = &group.counters;
-        let values = [
-            c.ignore,
-            c.place,
-            c.migrate,
-            c.stop,
-            c.in_place,
-            c.destructive,
-            c.canary,
-            c.reschedule_now,
-            c.reschedule_later,
-            c.disconnect,
-            c.reconnect,
-        ];
-        for (kind, n) in KINDS.iter().zip(values) {
+        for (kind, (_, n)) in KINDS.iter().zip(counters(&group.counters)) {
             *changes.entry(kind).or_default() += u64::from(n);
         }
     }
