@@ -161,6 +161,9 @@ impl Http {
         }
         let config = ureq::Agent::config_builder()
             .http_status_as_error(false)
+            // Nomad's API does not redirect; following one would send the
+            // token to wherever it points.
+            .max_redirects(0)
             .timeout_global(Some(settings.timeout))
             .tls_config(tls_config(&settings.tls)?)
             .build();
