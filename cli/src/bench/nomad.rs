@@ -161,6 +161,13 @@ pub fn run(component: &ComponentReconciler) -> Result<()> {
         totals.jobs as f64 / elapsed.as_secs_f64(),
         totals.allocations as f64 / elapsed.as_secs_f64()
     );
+    let changes: Vec<String> = totals
+        .changes
+        .iter()
+        .filter(|(_, n)| **n > 0)
+        .map(|(kind, n)| format!("{kind} {n}"))
+        .collect();
+    println!("changes: {}", changes.join(" · "));
     match peak_memory() {
         Some(bytes) => println!(
             "peak memory (this process, the stand-in server included): {:.0} MiB",
