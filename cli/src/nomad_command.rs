@@ -319,51 +319,42 @@ fn plan_all(
     json: bool,
 ) -> Result<bool> {
     let jobs = list_jobs(cluster.source.as_ref(), &common.namespace)?;
-    let totals = match plugins {
-        // Plugin sandboxes are per reconcile and hold state: one set, used
-        // by one reconcile at a time.
-        Some((entries, base)) => {
-            let set =
-                std::sync::Mutex::new(Some(Box::new(PluginSet::load(&entries, &base, shipped)?)));
-            let reconcile = |input: &ReconcileInput| -> std::result::Result<Plan, String> {
-                let mut guard = set
-                    .lock()
-                    .map_err(|_| "a plugin call panicked".to_string())?;
-                let plugins = guard
-                    .take()
-                    .ok_or_else(|| "the plugins were lost by an earlier failure".to_string())?;
-                let mut consulted = Consulted::Plugins(plugins);
-                let outcome = conformance::reconcile_once(input, &mut consulted, reconciler);
-                if let Consulted::Plugins(back) = consulted {
-                    *guard = Some(back);
-                }
-                settle(outcome)
-            };
-            cluster::plan_all(
-                cluster.source.as_ref(),
-                &jobs,
-                cluster.now,
-                concurrency,
-                &reconcile,
-            )
-        }
-        None => {
-            let reconcile = |input: &ReconcileInput| -> std::result::Result<Plan, String> {
-                settle(conformance::reconcile_once(
-                    input,
-                    &mut Consulted::Nothing,
-                    reconciler,
-                ))
-            };
-            cluster::plan_all(
-                cluster.source.as_ref(),
-                &jobs,
-                cluster.now,
-                concurrency,
-                &reconcile,
-            )
-        }
+    // Plugin sandboxes keep state per reconcile: with plugins, one set
+    // serves one reconcile at a time.
+    let plugins = match plugins {
+        Some((entries, base)) => Some(std::sync::Mutex::new(Some(Box::new(PluginSet::load(
+            &entries, &base, shipped,
+        )?)))),
+        None => None,
     };
+    let reconcile = |input: &ReconcileInput| -> std::result::Result<Plan, String> {
+        let Some(set) = &plugins else {
+            return settle(conformance::reconcile_once(
+                input,
+                &mut Consulted::Nothing,
+                reconciler,
+            ));
+        };
+        let mut guard = set
+            .lock()
+            .map_err(|_| "a plugin call panicked".to_string())?;
+        let taken = guard
+            .take()
+            .ok_or_else(|| "the plugins were lost by an earlier failure".to_string())?;
+        let mut consulted = Consulted::Plugins(taken);
+        let outcome = conformance::reconcile_once(input, &mut consulted, reconciler);
+        if let Consulted::Plugins(back) = consulted {
+            *guard = Some(back);
+        }
+        settle(outcome)
+    };
+    let totals = cluster::plan_all(
+        cluster.source.as_ref(),
+        &jobs,
+        cluster.now,
+        concurrency,
+        &reconcile,
+    );
     if json {
         println!("{}", serde_json::to_string_pretty(&totals)?);
     } else {

@@ -302,3 +302,34 @@ fn a_saved_scenario_replays_through_slotwise_reconcile() {
     assert!(replayed.status.success(), "{}", text(&replayed.stderr));
     assert_eq!(text(&replayed.stdout), text(&out.stdout));
 }
+
+#[test]
+fn plugins_see_the_node_meta_nomad_reports() {
+    // zone-drain moves what sits in zone eu-1a: the `zone` of the nodes'
+    // Meta in the fixture.
+    let dir = tempfile::tempdir().expect("a temporary directory");
+    let plugins = dir.path().join("plugins.yaml");
+    std::fs::write(
+        &plugins,
+        "plugins:\n  - plugin: zone-drain\n    settings: {zones: [eu-1a]}\n",
+    )
+    .expect("plugins file written");
+    let from = fixture("three-versions").display().to_string();
+    let out = slotwise(
+        &[
+            "nomad",
+            "plan",
+            "--json",
+            "--from",
+            &from,
+            "--plugins",
+            &plugins.display().to_string(),
+            "storefront",
+        ],
+        &[],
+    );
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let plan: serde_json::Value = serde_json::from_slice(&out.stdout).expect("a JSON plan");
+    assert_eq!(plan["groups"][0]["counters"]["migrate"], 2, "{plan}");
+    assert_eq!(plan["policy-actions"][0]["plugin"], "zone-drain", "{plan}");
+}

@@ -81,20 +81,35 @@ pub fn compare(plan: &core::Plan, answer: &api::JobPlanResponse) -> Vec<GroupCom
     out
 }
 
-/// slotwise's counters in Nomad's order, under Nomad's names.
-pub fn counters(c: &core::DesiredUpdates) -> [(&'static str, u32); 11] {
+/// Nomad's names of the counters, in its order.
+pub const NAMES: [&str; 11] = [
+    "Ignore",
+    "Place",
+    "Migrate",
+    "Stop",
+    "InPlaceUpdate",
+    "DestructiveUpdate",
+    "Canary",
+    "RescheduleNow",
+    "RescheduleLater",
+    "Disconnect",
+    "Reconnect",
+];
+
+/// slotwise's counters in the order of [`NAMES`].
+pub fn counters(c: &core::DesiredUpdates) -> [u32; 11] {
     [
-        ("Ignore", c.ignore),
-        ("Place", c.place),
-        ("Migrate", c.migrate),
-        ("Stop", c.stop),
-        ("InPlaceUpdate", c.in_place),
-        ("DestructiveUpdate", c.destructive),
-        ("Canary", c.canary),
-        ("RescheduleNow", c.reschedule_now),
-        ("RescheduleLater", c.reschedule_later),
-        ("Disconnect", c.disconnect),
-        ("Reconnect", c.reconnect),
+        c.ignore,
+        c.place,
+        c.migrate,
+        c.stop,
+        c.in_place,
+        c.destructive,
+        c.canary,
+        c.reschedule_now,
+        c.reschedule_later,
+        c.disconnect,
+        c.reconnect,
     ]
 }
 
@@ -117,13 +132,14 @@ fn pair(
         b.disconnect,
         b.reconnect,
     ];
-    let names = counters(ours.unwrap_or(&ZERO));
+    // A group slotwise did not plan counts nothing on its side.
+    let slotwise = ours.map_or([0; 11], counters);
     GroupComparison {
         group: group.to_string(),
-        counters: names
+        counters: NAMES
             .into_iter()
-            .zip(nomad)
-            .map(|((name, slotwise), nomad)| Counter {
+            .zip(slotwise.into_iter().zip(nomad))
+            .map(|(name, (slotwise, nomad))| Counter {
                 name,
                 slotwise: u64::from(slotwise),
                 nomad,
@@ -132,18 +148,3 @@ fn pair(
         nomad_preemptions: b.preemptions,
     }
 }
-
-/// The counters of a group slotwise did not plan.
-const ZERO: core::DesiredUpdates = core::DesiredUpdates {
-    ignore: 0,
-    place: 0,
-    migrate: 0,
-    stop: 0,
-    in_place: 0,
-    destructive: 0,
-    canary: 0,
-    reschedule_now: 0,
-    reschedule_later: 0,
-    disconnect: 0,
-    reconnect: 0,
-};

@@ -108,16 +108,21 @@ fn read_pem(what: &'static str, path: &PathBuf) -> Result<Vec<u8>, SettingsError
     })
 }
 
+/// The certificates in a PEM file, other items passed over.
+fn certificates(pem: &[u8]) -> Vec<Certificate<'static>> {
+    ureq::tls::parse_pem(pem)
+        .filter_map(|item| match item {
+            Ok(ureq::tls::PemItem::Certificate(c)) => Some(c),
+            _ => None,
+        })
+        .collect()
+}
+
 fn tls_config(tls: &Tls) -> Result<TlsConfig, SettingsError> {
     let mut builder = TlsConfig::builder().disable_verification(tls.skip_verify);
     if let Some(path) = &tls.ca_cert {
         let pem = read_pem("CA certificate", path)?;
-        let certs: Vec<Certificate<'static>> = ureq::tls::parse_pem(&pem)
-            .filter_map(|item| match item {
-                Ok(ureq::tls::PemItem::Certificate(c)) => Some(c),
-                _ => None,
-            })
-            .collect();
+        let certs = certificates(&pem);
         if certs.is_empty() {
             return Err(SettingsError::TlsFile {
                 what: "CA certificate",
@@ -131,12 +136,7 @@ fn tls_config(tls: &Tls) -> Result<TlsConfig, SettingsError> {
         (None, None) => {}
         (Some(cert_path), Some(key_path)) => {
             let pem = read_pem("client certificate", cert_path)?;
-            let chain: Vec<Certificate<'static>> = ureq::tls::parse_pem(&pem)
-                .filter_map(|item| match item {
-                    Ok(ureq::tls::PemItem::Certificate(c)) => Some(c),
-                    _ => None,
-                })
-                .collect();
+            let chain = certificates(&pem);
             let key_pem = read_pem("client key", key_path)?;
             let key = PrivateKey::from_pem(&key_pem).map_err(|e| SettingsError::TlsFile {
                 what: "client key",

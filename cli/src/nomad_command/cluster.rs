@@ -60,7 +60,7 @@ pub const KINDS: [&str; 11] = [
 
 fn add(changes: &mut BTreeMap<&'static str, u64>, plan: &Plan) {
     for group in &plan.groups {
-        for (kind, (_, n)) in KINDS.iter().zip(counters(&group.counters)) {
+        for (kind, n) in KINDS.iter().zip(counters(&group.counters)) {
             *changes.entry(kind).or_default() += u64::from(n);
         }
     }
