@@ -9,6 +9,7 @@
 mod hooks;
 mod memory;
 mod node;
+mod nomad;
 mod system;
 
 use anyhow::{Context, Result};
@@ -64,7 +65,8 @@ pub fn run(options: &Options) -> Result<()> {
         println!("  {line}");
     }
     system::run(&reconciler, options.rounds)?;
-    hooks::run(&reconciler, options.shipped, options.rounds)
+    hooks::run(&reconciler, options.shipped, options.rounds)?;
+    nomad::run(&reconciler)
 }
 
 /// A second, in nanoseconds.

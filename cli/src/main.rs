@@ -4,6 +4,7 @@ mod bench;
 mod check;
 mod clock;
 mod locate;
+mod nomad_command;
 mod playground;
 mod plugin_command;
 mod render;
@@ -94,6 +95,9 @@ enum Command {
     /// Look into plugins, and measure them.
     #[command(subcommand)]
     Plugin(plugin_command::PluginCommand),
+    /// Plan a Nomad cluster's jobs from its API, and compare with Nomad's plan.
+    #[command(subcommand)]
+    Nomad(Box<nomad_command::NomadCommand>),
     /// Serve the browser playground on 127.0.0.1.
     Playground {
         /// The port; 0 picks a free one.
@@ -205,6 +209,7 @@ fn run(cli: Cli) -> Result<bool> {
             Ok(true)
         }
         Command::Plugin(command) => plugin_command::run(command, &component, &shipped),
+        Command::Nomad(command) => nomad_command::run(command, &component, &shipped),
         Command::Playground { port, dir } => {
             playground::serve(&playground::dist_dir(dir.clone())?, *port)?;
             Ok(true)

@@ -55,16 +55,23 @@ impl ObservedState {
     }
 
     /// The last recorded client status is `unknown`: the allocation's client
-    /// disconnected and has not been seen back since.
+    /// disconnected and has not been seen back since. Entries recorded with an
+    /// empty status say nothing about the client and are passed over, as Nomad
+    /// does since its issue #28445.
     pub(crate) fn needs_to_reconnect(&self) -> bool {
         self.client_states
             .as_deref()
-            .and_then(<[_]>::last)
-            .is_some_and(|s| s.status == ClientStatus::Unknown)
+            .unwrap_or_default()
+            .iter()
+            .rev()
+            .find_map(|s| s.status)
+            == Some(ClientStatus::Unknown)
     }
 
     /// When the latest run of `unknown` states began: the start of the current
-    /// (or last) disconnection.
+    /// (or last) disconnection. Any other entry ends the run, an empty one too:
+    /// Nomad compares the recorded value with `unknown` here without skipping
+    /// empty ones.
     pub(crate) fn last_unknown(&self) -> Option<Timestamp> {
         let mut start = None;
         for state in self
@@ -74,7 +81,7 @@ impl ObservedState {
             .iter()
             .rev()
         {
-            if state.status == ClientStatus::Unknown {
+            if state.status == Some(ClientStatus::Unknown) {
                 start = Some(state.at);
             } else if start.is_some() {
                 break;
@@ -89,7 +96,7 @@ impl ObservedState {
             .as_deref()
             .unwrap_or_default()
             .iter()
-            .find(|s| s.status == ClientStatus::Lost)
+            .find(|s| s.status == Some(ClientStatus::Lost))
             .map(|s| s.at)
     }
 

@@ -360,7 +360,7 @@ fn build(
                             .filter(|_| d.index % 3 == 0),
                         client_states: d.unknown_since.map(|s| {
                             vec![ClientStateChange {
-                                status: ClientStatus::Unknown,
+                                status: Some(ClientStatus::Unknown),
                                 at: NOW + s * SECOND,
                             }]
                         }),

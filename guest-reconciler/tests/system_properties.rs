@@ -421,7 +421,7 @@ fn allocation(id: String, node: u32, a: &AllocDraft, version: u64) -> Allocation
             followup_eval: None,
             client_states: a.unknown_since.map(|at| {
                 vec![ClientStateChange {
-                    status: ClientStatus::Unknown,
+                    status: Some(ClientStatus::Unknown),
                     at,
                 }]
             }),

@@ -334,8 +334,28 @@ pub struct RescheduleEventFile {
 #[derive(Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields, rename_all = "kebab-case")]
 pub struct ClientStateFile {
-    pub status: ClientStatus,
-    pub at: Time,
+    /// A client status, or `""` for an entry Nomad recorded with an empty
+    /// value.
+    #[serde(deserialize_with = "status_or_empty")]
+    #[schemars(schema_with = "status_or_empty_schema")]
+    pub status: Option<ClientStatus>,
+    /// Default: the Unix epoch.
+    pub at: Option<Time>,
+}
+
+/// An empty string is the empty value Nomad can record; anything else must
+/// be a client status.
+fn status_or_empty<'de, D: Deserializer<'de>>(d: D) -> Result<Option<ClientStatus>, D::Error> {
+    let text = String::deserialize(d)?;
+    if text.is_empty() {
+        return Ok(None);
+    }
+    ClientStatus::deserialize(serde::de::value::StrDeserializer::<D::Error>::new(&text)).map(Some)
+}
+
+fn status_or_empty_schema(generator: &mut schemars::SchemaGenerator) -> schemars::Schema {
+    let status = generator.subschema_for::<ClientStatus>();
+    schemars::json_schema!({"anyOf": [status, {"const": ""}]})
 }
 
 /// A task's state.

@@ -481,7 +481,7 @@ impl GroupBuilder<'_> {
                     .iter()
                     .map(|s| ClientStateChange {
                         status: s.status,
-                        at: s.at.resolve(now),
+                        at: s.at.map_or(0, |t| t.resolve(now)),
                     })
                     .collect()
             }),
