@@ -3,6 +3,7 @@
 mod bench;
 mod check;
 mod clock;
+mod encoded;
 mod locate;
 mod nomad_command;
 mod playground;
@@ -161,6 +162,14 @@ fn run(cli: Cli) -> Result<bool> {
                 )?;
                 return show(file, &scenario.input, outcome, *json, *explain);
             }
+            if let (Some(reconciler), true) = (
+                &reconciler,
+                scenario.plugins.is_empty() && scenario.policy.is_none(),
+            ) {
+                let outcome = encoded::reconcile(reconciler, &mut scenario.input)?
+                    .map_err(conformance::RunFailure::Input);
+                return show(file, &scenario.input, outcome, *json, *explain);
+            }
             let (input, mut consulted) = Consulted::of(&mut scenario, file, &shipped)
                 .map_err(|f| anyhow::anyhow!("{}: {}", file.display(), describe(&f)))?;
             let outcome = conformance::reconcile_once(input, &mut consulted, reconciler.as_ref())?;
@@ -248,7 +257,11 @@ fn show(
 ) -> Result<bool> {
     let plan = outcome.map_err(|f| anyhow::anyhow!("{}: {}", file.display(), describe(&f)))?;
     if json {
-        println!("{}", serde_json::to_string_pretty(&plan)?);
+        // Written as it is serialized: a large plan is not held twice.
+        let mut out = std::io::BufWriter::new(std::io::stdout().lock());
+        serde_json::to_writer_pretty(&mut out, &plan)?;
+        std::io::Write::write_all(&mut out, b"\n")?;
+        std::io::Write::flush(&mut out)?;
     } else {
         print!("{}", render::plan(input, &plan, explain));
     }
