@@ -5,3 +5,4 @@
 //! imports from it.
 
 pub mod conformance;
+pub mod source;
