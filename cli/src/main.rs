@@ -5,14 +5,13 @@ mod check;
 mod clock;
 mod locate;
 mod output;
-mod playground;
 mod plugin_command;
 mod render;
 
 use anyhow::{Context, Result};
 use clap::{Parser, Subcommand};
 use slotwise_cli::conformance::{self, Consulted, Runner};
-use slotwise_cli::source;
+use slotwise_cli::{playground, source};
 use slotwise_host::plugins::PluginSet;
 use slotwise_host::{component, ComponentReconciler};
 use std::path::{Path, PathBuf};
@@ -185,7 +184,12 @@ fn run(cli: Cli) -> Result<bool> {
         }
         Command::Plugin(command) => plugin_command::run(command, &component, &shipped),
         Command::Playground { port, dir } => {
-            playground::serve(&playground::dist_dir(dir.clone())?, *port)?;
+            let files = playground::DirFiles::new(&playground::dist_dir(dir.clone())?)?;
+            playground::serve(
+                std::sync::Arc::new(files),
+                *port,
+                playground::ServerLimits::default(),
+            )?;
             Ok(true)
         }
         Command::Precompile { wasm, out } => {

@@ -5,4 +5,5 @@
 //! imports from it.
 
 pub mod conformance;
+pub mod playground;
 pub mod source;
