@@ -164,7 +164,7 @@ fn answer(question: &Question, pools: &Pools, turn: &mut usize) -> Replies {
 fn miscount(replies: &mut Replies) {
     fn change<T: Clone>(list: &mut Vec<T>) {
         match list.first().cloned() {
-            Some(first) if list.len() % 2 == 0 => list.push(first),
+            Some(first) if list.len().is_multiple_of(2) => list.push(first),
             _ => {
                 list.pop();
             }

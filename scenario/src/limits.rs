@@ -33,7 +33,7 @@ pub const MAX_NODES: usize = 100_000;
 /// The most bytes of text the allocations of a scenario copy, in all: ids,
 /// node names, deployment and neighbour ids, metadata and task names, once
 /// per allocation a range expands to.
-pub const MAX_COPIED_TEXT: u64 = 256 << 20;
+pub const MAX_COPIED_TEXT: u64 = 128 << 20;
 
 /// Deserializes a list, refusing it once it holds more than `MAX` items:
 /// a list is never grown past its limit, whatever the file declares.
