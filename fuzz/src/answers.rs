@@ -106,58 +106,41 @@ pub fn plugin_answers(data: &[u8]) {
 }
 
 fn answer(question: &Question, pools: &Pools, turn: &mut usize) -> Replies {
-    let names = ["strict", "lenient"];
     match question {
-        Question::PreSlot(slots) => Replies::PreSlot(
-            slots
-                .iter()
-                .map(|_| {
-                    names
-                        .iter()
-                        .map(|n| PreSlotReply {
-                            plugin: (*n).into(),
-                            answer: draw(&pools.pre_slot, turn).unwrap_or(Ok(PreSlotAnswer {
-                                decision: PreSlotDecision::Proceed,
-                                ext: None,
-                            })),
-                        })
-                        .collect()
-                })
-                .collect(),
-        ),
-        Question::PostSlot(slots) => Replies::PostSlot(
-            slots
-                .iter()
-                .map(|_| {
-                    names
-                        .iter()
-                        .map(|n| PostSlotReply {
-                            plugin: (*n).into(),
-                            answer: draw(&pools.post_slot, turn).unwrap_or(Ok(PostSlotAnswer {
-                                decision: PostSlotDecision::Accept,
-                                ext: None,
-                            })),
-                        })
-                        .collect()
-                })
-                .collect(),
-        ),
-        Question::Promotion(groups) => Replies::Promotion(
-            groups
-                .iter()
-                .map(|_| {
-                    names
-                        .iter()
-                        .map(|n| PromotionReply {
-                            plugin: (*n).into(),
-                            answer: draw(&pools.promotion, turn)
-                                .unwrap_or(Ok(PromotionDecision::Wait(String::new()))),
-                        })
-                        .collect()
-                })
-                .collect(),
-        ),
+        Question::PreSlot(slots) => Replies::PreSlot(each(slots.len(), |plugin| PreSlotReply {
+            plugin,
+            answer: draw(&pools.pre_slot, turn).unwrap_or(Ok(PreSlotAnswer {
+                decision: PreSlotDecision::Proceed,
+                ext: None,
+            })),
+        })),
+        Question::PostSlot(slots) => Replies::PostSlot(each(slots.len(), |plugin| PostSlotReply {
+            plugin,
+            answer: draw(&pools.post_slot, turn).unwrap_or(Ok(PostSlotAnswer {
+                decision: PostSlotDecision::Accept,
+                ext: None,
+            })),
+        })),
+        Question::Promotion(groups) => {
+            Replies::Promotion(each(groups.len(), |plugin| PromotionReply {
+                plugin,
+                answer: draw(&pools.promotion, turn)
+                    .unwrap_or(Ok(PromotionDecision::Wait(String::new()))),
+            }))
+        }
     }
+}
+
+/// For each of `items` items, the reply of each consulted plugin, in order.
+fn each<R>(items: usize, mut reply: impl FnMut(String) -> R) -> Vec<Vec<R>> {
+    (0..items)
+        .map(|_| {
+            ["strict", "lenient"]
+                .iter()
+                .map(|name| reply((*name).to_string()))
+                .collect()
+        })
+        .collect()
 }
 
 /// One item too many or too few.

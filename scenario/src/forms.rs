@@ -7,6 +7,17 @@ use serde::de::value::{MapAccessDeserializer, SeqAccessDeserializer, StrDeserial
 use serde::de::{self, Deserialize, Deserializer, MapAccess, SeqAccess, Visitor};
 use std::fmt;
 
+/// `Deserialize` for a type read by its visitor from whatever form it has.
+macro_rules! any_form {
+    ($type:ty, $visitor:expr) => {
+        impl<'de> Deserialize<'de> for $type {
+            fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+                d.deserialize_any($visitor)
+            }
+        }
+    };
+}
+
 const INDEXES: &str = "a slot index (like 3) or a range of slots (like \"0-4\")";
 
 fn index<E: de::Error>(v: u64) -> Result<u32, E> {
@@ -45,11 +56,7 @@ impl<'de> Visitor<'de> for IndexesVisitor {
     }
 }
 
-impl<'de> Deserialize<'de> for Indexes {
-    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        d.deserialize_any(IndexesVisitor)
-    }
-}
+any_form!(Indexes, IndexesVisitor);
 
 struct UpdateVisitor;
 
@@ -72,11 +79,7 @@ impl<'de> Visitor<'de> for UpdateVisitor {
     }
 }
 
-impl<'de> Deserialize<'de> for UpdateFile {
-    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        d.deserialize_any(UpdateVisitor)
-    }
-}
+any_form!(UpdateFile, UpdateVisitor);
 
 struct EntriesVisitor;
 
@@ -105,11 +108,7 @@ impl<'de> Visitor<'de> for EntriesVisitor {
     }
 }
 
-impl<'de> Deserialize<'de> for Entries {
-    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        d.deserialize_any(EntriesVisitor)
-    }
-}
+any_form!(Entries, EntriesVisitor);
 
 struct EntryVisitor;
 
@@ -140,8 +139,4 @@ impl<'de> Visitor<'de> for EntryVisitor {
     }
 }
 
-impl<'de> Deserialize<'de> for EntryExpect {
-    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        d.deserialize_any(EntryVisitor)
-    }
-}
+any_form!(EntryExpect, EntryVisitor);
