@@ -10,6 +10,7 @@ pub fn rewrite(message: &str, text: &str) -> String {
         .replace("expected mapping start", "expected a map")
         .replace("invalid type: sequence", "invalid type: list");
     out = describe_budget(&out);
+    out = name_primitives(&out);
     if let Some(hint) = did_you_mean(&out) {
         out.push_str(&format!(" (did you mean `{hint}`?)"));
     }
@@ -96,6 +97,31 @@ fn describe_budget(message: &str) -> String {
         other => format!("too many YAML {} ({number})", other.to_ascii_lowercase()),
     };
     format!("{}{what}{rest}", &message[..at])
+}
+
+/// "expected u32" (as serde_json says it) in words.
+fn name_primitives(message: &str) -> String {
+    let mut out = message.to_string();
+    for (ty, words) in [
+        ("u8", "a whole number from 0 to 255"),
+        ("u16", "a whole number from 0 to 65535"),
+        ("u32", "a whole number from 0 to 4294967295"),
+        ("u64", "a whole number from 0"),
+        ("usize", "a whole number from 0"),
+        ("i32", "a whole number"),
+        ("i64", "a whole number"),
+        ("f64", "a number"),
+        ("bool", "true or false"),
+    ] {
+        for end in [" ", ""] {
+            let phrase = format!("expected {ty}{end}");
+            if end.is_empty() && !out.ends_with(&phrase) {
+                continue;
+            }
+            out = out.replace(&phrase, &format!("expected {words}{end}"));
+        }
+    }
+    out
 }
 
 /// The phrases serde derives from type names, in the words of the file.
@@ -209,6 +235,15 @@ mod tests {
         assert_eq!(
             m,
             "`-3` is not a whole number from 0 to 4294967295, at line 3, column 14"
+        );
+    }
+
+    #[test]
+    fn json_type_names_are_said_in_words() {
+        let m = rewrite("invalid type: string \"x\", expected u32 at line 1 column 5", "");
+        assert_eq!(
+            m,
+            "invalid type: string \"x\", expected a whole number from 0 to 4294967295 at line 1 column 5"
         );
     }
 
