@@ -240,7 +240,10 @@ mod tests {
 
     #[test]
     fn json_type_names_are_said_in_words() {
-        let m = rewrite("invalid type: string \"x\", expected u32 at line 1 column 5", "");
+        let m = rewrite(
+            "invalid type: string \"x\", expected u32 at line 1 column 5",
+            "",
+        );
         assert_eq!(
             m,
             "invalid type: string \"x\", expected a whole number from 0 to 4294967295 at line 1 column 5"
