@@ -6,13 +6,14 @@ mod clock;
 mod encoded;
 mod locate;
 mod nomad_command;
-mod playground;
+mod output;
 mod plugin_command;
 mod render;
 
 use anyhow::{Context, Result};
 use clap::{Parser, Subcommand};
 use slotwise_cli::conformance::{self, Consulted, Runner};
+use slotwise_cli::{playground, source};
 use slotwise_host::plugins::PluginSet;
 use slotwise_host::{component, ComponentReconciler};
 use std::path::{Path, PathBuf};
@@ -38,7 +39,7 @@ struct Cli {
 enum Command {
     /// Decide what must change for the scenario in FILE.
     Reconcile {
-        /// A scenario file (YAML or JSON).
+        /// A scenario file (YAML or JSON), or `-` for standard input.
         file: PathBuf,
         /// Print the plan as JSON.
         #[arg(long)]
@@ -84,7 +85,7 @@ enum Command {
     },
     /// Print the reconciler input a scenario describes, as JSON.
     Input {
-        /// A scenario file (YAML or JSON).
+        /// A scenario file (YAML or JSON), or `-` for standard input.
         file: PathBuf,
     },
     /// Print the JSON Schema of scenario files.
@@ -123,6 +124,8 @@ fn main() -> ExitCode {
     match run(Cli::parse()) {
         Ok(true) => ExitCode::SUCCESS,
         Ok(false) => ExitCode::FAILURE,
+        // A reader that stops early (`| head`) has all it wants.
+        Err(e) if output::is_broken_pipe(&e) => ExitCode::SUCCESS,
         Err(e) => {
             eprintln!("error: {e:#}");
             ExitCode::FAILURE
@@ -205,7 +208,7 @@ fn run(cli: Cli) -> Result<bool> {
         }
         Command::Input { file } => {
             let scenario = conformance::load(file)?;
-            println!("{}", serde_json::to_string_pretty(&scenario.input)?);
+            output::line(&serde_json::to_string_pretty(&scenario.input)?)?;
             Ok(true)
         }
         Command::Schema { plugins } => {
@@ -214,13 +217,18 @@ fn run(cli: Cli) -> Result<bool> {
             } else {
                 slotwise_scenario::schema()
             };
-            println!("{}", serde_json::to_string_pretty(&schema)?);
+            output::line(&serde_json::to_string_pretty(&schema)?)?;
             Ok(true)
         }
         Command::Plugin(command) => plugin_command::run(command, &component, &shipped),
         Command::Nomad(command) => nomad_command::run(command, &component, &shipped),
         Command::Playground { port, dir } => {
-            playground::serve(&playground::dist_dir(dir.clone())?, *port)?;
+            let files = playground::DirFiles::new(&playground::dist_dir(dir.clone())?)?;
+            playground::serve(
+                std::sync::Arc::new(files),
+                *port,
+                playground::ServerLimits::default(),
+            )?;
             Ok(true)
         }
         Command::Precompile { wasm, out } => {
@@ -233,9 +241,8 @@ fn run(cli: Cli) -> Result<bool> {
 
 /// The entries of the plugins file at `path`.
 fn read_plugins(path: &Path) -> Result<Vec<slotwise_scenario::PluginEntry>> {
-    let text =
-        std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?;
-    let file = slotwise_scenario::parse_plugins(&text, slotwise_scenario::Syntax::of(path))
+    let text = source::read_text(path)?;
+    let file = slotwise_scenario::parse_plugins(&text, source::syntax(path, &text))
         .with_context(|| path.display().to_string())?;
     Ok(file.plugins)
 }
@@ -256,14 +263,15 @@ fn show(
     explain: bool,
 ) -> Result<bool> {
     let plan = outcome.map_err(|f| anyhow::anyhow!("{}: {}", file.display(), describe(&f)))?;
+    // Fail-open failures are shown in every mode: a plan made without a
+    // plugin's answer must not pass for one made with it.
+    for warning in render::warnings(&plan) {
+        eprintln!("warning: {warning}");
+    }
     if json {
-        // Written as it is serialized: a large plan is not held twice.
-        let mut out = std::io::BufWriter::new(std::io::stdout().lock());
-        serde_json::to_writer_pretty(&mut out, &plan)?;
-        std::io::Write::write_all(&mut out, b"\n")?;
-        std::io::Write::flush(&mut out)?;
+        output::json(&plan)?;
     } else {
-        print!("{}", render::plan(input, &plan, explain));
+        output::text(&render::plan(input, &plan, explain))?;
     }
     Ok(true)
 }

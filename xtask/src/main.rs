@@ -6,11 +6,15 @@
 //!   componentize`), the host, and the component precompiled for it.
 //! - `plugins`: only the shipped plugins.
 //! - `demo`: `build`, then the reconciler on a bundled example.
-//! - `test`: every check CI runs.
+//! - `test [--long]`: every check CI runs; `--long` adds the tests ignored by
+//!   default (release build) and a million fuzz cases per target.
+//! - `fuzz [--long]`: every fuzz target, 20,000 cases each (a million with
+//!   `--long`): libFuzzer with a nightly toolchain, else the stable engine.
 //! - `bench`: the benchmark, in release mode.
 //! - `playground`: the browser playground's static files, with the components it bundles.
 
 mod component;
+mod fuzz;
 mod playground;
 mod plugins;
 mod run;
@@ -29,11 +33,21 @@ fn main() -> Result<()> {
             plugins::build(&ws).map(drop)
         }
         Some("demo") => demo(&ws),
-        Some("test") => test(&ws),
+        Some("test") => test(&ws, args.iter().any(|a| a == "--long")),
+        Some("fuzz") => fuzz::run(
+            &ws,
+            if args.iter().any(|a| a == "--long") {
+                fuzz::LONG_RUNS
+            } else {
+                fuzz::RUNS
+            },
+        ),
         Some("bench") => bench(&ws, &args[1..]),
         Some("playground") => playground::build(&ws),
         _ => {
-            bail!("usage: cargo xtask <build | plugins | demo | test | bench [args] | playground>")
+            bail!(
+                "usage: cargo xtask <build | plugins | demo | test [--long] | fuzz [--long] | bench [args] | playground>"
+            )
         }
     }
 }
@@ -77,7 +91,7 @@ fn demo(ws: &Workspace) -> Result<()> {
     )
 }
 
-fn test(ws: &Workspace) -> Result<()> {
+fn test(ws: &Workspace, long: bool) -> Result<()> {
     ws.step("formatting", || ws.cargo(&["fmt", "--all", "--check"]))?;
     ws.step("lints", || {
         ws.cargo(&[
@@ -98,6 +112,16 @@ fn test(ws: &Workspace) -> Result<()> {
     ws.step("unit, property and conformance tests", || {
         ws.cargo(&["test", "--workspace"])
     })?;
+    ws.step("hostile input, under a watchdog", || {
+        ws.cargo(&[
+            "test",
+            "--package",
+            "slotwise-cli",
+            "--test",
+            "hostile_input",
+        ])
+    })?;
+    ws.step("fuzzing", || fuzz::run(ws, fuzz::RUNS))?;
     ws.step("documented examples", || {
         ws.run(
             &ws.slotwise(),
@@ -109,6 +133,12 @@ fn test(ws: &Workspace) -> Result<()> {
     })?;
     ws.step("embedding in Node", || ws.node_test())?;
     ws.step("playground", || playground::test(ws))?;
+    if long {
+        ws.step("long tests (ignored by default), release build", || {
+            ws.cargo(&["test", "--workspace", "--release", "--", "--ignored"])
+        })?;
+        ws.step("long fuzzing", || fuzz::run(ws, fuzz::LONG_RUNS))?;
+    }
     Ok(())
 }
 
