@@ -87,6 +87,10 @@ enum Command {
     Input {
         /// A scenario file (YAML or JSON), or `-` for standard input.
         file: PathBuf,
+        /// Print the input as the buffer `reconcile-encoded` takes (the wire
+        /// format of docs/wire.md) instead of JSON.
+        #[arg(long)]
+        wire: bool,
     },
     /// Print the JSON Schema of scenario files.
     Schema {
@@ -206,9 +210,13 @@ fn run(cli: Cli) -> Result<bool> {
             }
             Ok(true)
         }
-        Command::Input { file } => {
+        Command::Input { file, wire } => {
             let scenario = conformance::load(file)?;
-            output::line(&serde_json::to_string_pretty(&scenario.input)?)?;
+            if *wire {
+                output::bytes(&slotwise_reconciler::wire::encode_input(&scenario.input))?;
+            } else {
+                output::json(&scenario.input)?;
+            }
             Ok(true)
         }
         Command::Schema { plugins } => {

@@ -15,6 +15,17 @@ pub fn text(text: &str) -> Result<()> {
     Ok(())
 }
 
+/// Writes `bytes` as they are.
+///
+/// # Errors
+/// As [`text`].
+pub fn bytes(bytes: &[u8]) -> Result<()> {
+    let mut out = std::io::stdout().lock();
+    out.write_all(bytes)?;
+    out.flush()?;
+    Ok(())
+}
+
 /// Writes `line` and a newline.
 ///
 /// # Errors

@@ -23,9 +23,10 @@ pub const TARGETS: &[Target] = &[
         name: "plugin_answers",
         run: plugin_answers,
     },
-    // The fast-path buffer (`list<u8>` input and plan) gets its target here
-    // once it lands: a `Target` whose function decodes the bytes as an input
-    // buffer and plans it, with its corpus in `corpus/fast_path_buffer/`.
+    Target {
+        name: "encoded_input",
+        run: encoded_input,
+    },
 ];
 
 /// The most slots a fuzzed scenario is planned for: a mutant that asks for
@@ -48,6 +49,36 @@ pub fn scenario_reader(data: &[u8]) {
                 let _ = slotwise_reconciler::reconcile(&scenario.input);
             }
         }
+    }
+}
+
+/// The encoded path on any bytes, as the component's `reconcile-encoded`
+/// takes them: it answers an outcome buffer that decodes, never panics; an
+/// input that decodes survives encoding again. (Not byte for byte: postcard
+/// reads a varint padded with zero groups, and writes it without them.)
+pub fn encoded_input(data: &[u8]) {
+    use slotwise_reconciler::wire;
+    let input = match wire::decode_input(data) {
+        Ok(input) => input,
+        Err(_) => {
+            let outcome = wire::reconcile_encoded(data.to_vec());
+            let refused = wire::decode_outcome(&outcome);
+            assert!(
+                matches!(refused, Ok(Err(_))),
+                "garbage must give an input error"
+            );
+            return;
+        }
+    };
+    assert_eq!(
+        wire::decode_input(&wire::encode_input(&input)).as_ref(),
+        Ok(&input),
+        "a decoded input must survive encoding again"
+    );
+    if slots(&input) <= PLANNED_SLOTS {
+        let outcome = wire::decode_outcome(&wire::reconcile_encoded(data.to_vec()))
+            .expect("the outcome of a readable input decodes");
+        assert_eq!(outcome, slotwise_reconciler::reconcile(&input));
     }
 }
 
