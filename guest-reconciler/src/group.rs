@@ -25,22 +25,23 @@ pub(crate) mod screen;
 mod surplus;
 mod updates;
 
+pub(crate) use post_slot::{changes_by_slot, withdraw, ChangeKind, Proposed};
+
 use crate::candidate::{Candidate, Standing};
-use crate::composition::Tally;
 use crate::deployment::Deployments;
 use crate::followup::{Batch, Purpose};
-use crate::hooks::Hooks;
 use crate::occupancy::Occupancy;
-use crate::pipeline::{self, Outcome, Reporting, Step};
+use crate::pipeline::{self, Flow, Reporting, Step};
+use crate::ruling::{Rulings, Wants};
 use crate::slot::Slots;
 use crate::{
     phrasing, ClientStatus, DeploymentGroup, DesiredUpdates, FollowupEval, GroupPlan, Job,
-    PluginFailure, PolicyAction, PolicyVerdict, Question, Reason, SessionError, SlotExt,
-    StepReport, TaskGroup, Timestamp,
+    PolicyAction, PolicyVerdict, Reason, StepReport, TaskGroup, Timestamp,
 };
 use std::collections::BTreeSet;
 
 /// What every group of a run shares.
+#[derive(Clone, Copy)]
 pub(crate) struct Context<'a> {
     pub(crate) job: &'a Job,
     pub(crate) eval_id: &'a str,
@@ -51,10 +52,12 @@ pub(crate) struct Context<'a> {
     pub(crate) explain: bool,
 }
 
-/// The state of one group while its steps run.
-pub(crate) struct GroupRun<'a, 'r> {
-    pub(crate) ctx: &'r Context<'a>,
-    pub(crate) deployments: &'r mut Deployments<'a>,
+/// The state of one group while its steps run. It owns what it works on,
+/// the job's deployments included while it runs, so that it can pause at a
+/// hook point and resume later.
+pub(crate) struct GroupRun<'a> {
+    pub(crate) ctx: Context<'a>,
+    pub(crate) deployments: Deployments<'a>,
     pub(crate) spec: &'a TaskGroup,
     /// Sorted by slot, then creation, so that each slot's candidates are contiguous.
     pub(crate) candidates: Vec<Candidate<'a>>,
@@ -88,50 +91,25 @@ pub(crate) struct GroupRun<'a, 'r> {
     pub(crate) plan: GroupPlan,
     /// The group needs nothing more of the current deployment.
     pub(crate) complete: bool,
-    /// The policy consulted at the group's hook points.
-    pub(crate) hooks: &'r mut dyn Hooks,
+    /// The hook points the run pauses at.
+    pub(crate) wants: Wants,
+    /// What the caller ruled at the hook point the run paused at.
+    pub(crate) rulings: Option<Rulings>,
+    /// Whether the post-slot step has withdrawn the held slots' changes.
+    pub(crate) post_slot_prepared: bool,
+    /// The step to run next.
+    cursor: usize,
     /// Slots a policy keeps as they are this round, held or vetoed.
     pub(crate) held_slots: BTreeSet<u32>,
     /// Stops that do not show in the stop counter, by allocation.
     pub(crate) uncounted_stops: BTreeSet<String>,
     /// What policies did, in the order they were asked.
     pub(crate) actions: Vec<PolicyAction>,
-    /// Plugin answers the plan goes without.
-    pub(crate) failures: Vec<PluginFailure>,
-    /// Bytes policies attached to slots this run.
-    pub(crate) ext: Vec<SlotExt>,
-    /// The question the plugins have not replied to yet.
-    pub(crate) pending: Option<Question>,
-    /// Why the run cannot go on.
-    pub(crate) refused: Option<SessionError>,
     reports: Vec<StepReport>,
 }
 
-/// How a group's run ended.
-pub(crate) enum GroupEnd {
-    /// Decided: the group's plan, and whether it needs nothing more of the
-    /// current deployment.
-    Decided {
-        plan: Box<GroupPlan>,
-        complete: bool,
-    },
-    /// Suspended until the policy answers.
-    Asking(Question),
-    /// Stopped on a reply the reconciler refuses.
-    Refused(SessionError),
-}
-
-/// What a finished group run leaves for the job: how it ended, and what
-/// policies did and kept.
-pub(crate) struct GroupOutcome {
-    pub(crate) end: GroupEnd,
-    pub(crate) actions: Vec<PolicyAction>,
-    pub(crate) failures: Vec<PluginFailure>,
-    pub(crate) ext: Vec<SlotExt>,
-}
-
 /// The steps of a group that exists and wants allocations, in order.
-fn steps<'a, 'r>() -> [Step<GroupRun<'a, 'r>>; 19] {
+fn steps<'a>() -> [Step<GroupRun<'a>>; 19] {
     [
         Step {
             name: "screen",
@@ -212,13 +190,13 @@ fn steps<'a, 'r>() -> [Step<GroupRun<'a, 'r>>; 19] {
     ]
 }
 
-impl<'a, 'r> GroupRun<'a, 'r> {
+impl<'a> GroupRun<'a> {
     pub(crate) fn new(
-        ctx: &'r Context<'a>,
-        deployments: &'r mut Deployments<'a>,
+        ctx: Context<'a>,
+        deployments: Deployments<'a>,
         spec: &'a TaskGroup,
         candidates: Vec<Candidate<'a>>,
-        hooks: &'r mut dyn Hooks,
+        wants: Wants,
     ) -> Self {
         let (dstate, dstate_existing) = match deployments.group(&spec.name) {
             Some(existing) => (existing.clone(), true),
@@ -245,80 +223,58 @@ impl<'a, 'r> GroupRun<'a, 'r> {
             evals_created: 0,
             plan: empty_plan(&spec.name),
             complete: false,
-            hooks,
+            wants,
+            rulings: None,
+            post_slot_prepared: false,
+            cursor: 0,
             held_slots: BTreeSet::new(),
             uncounted_stops: BTreeSet::new(),
             actions: Vec::new(),
-            failures: Vec::new(),
-            ext: Vec::new(),
-            pending: None,
-            refused: None,
             reports: Vec::new(),
         }
     }
 
-    /// Runs the steps, appending their reports.
-    pub(crate) fn run(mut self, report: &mut Vec<StepReport>) -> GroupOutcome {
-        pipeline::run(&mut self, &steps());
+    /// Runs the steps from where the run stopped, until one pauses or all
+    /// have run. The caller gives the rulings the paused step waits for in
+    /// `rulings` before running it again.
+    pub(crate) fn advance(&mut self) -> Flow {
+        let mut cursor = self.cursor;
+        let flow = pipeline::run(self, &steps(), &mut cursor);
+        self.cursor = cursor;
+        flow
+    }
+
+    /// The hook point the run is paused at, if any.
+    pub(crate) fn paused_at(&self) -> Option<crate::ruling::Point> {
+        let steps = steps();
+        crate::ruling::Point::of_step(steps.get(self.cursor)?.name)
+    }
+
+    /// Appends the reports of the steps run so far to `report`.
+    pub(crate) fn take_reports(&mut self, report: &mut Vec<StepReport>) {
         report.append(&mut self.reports);
-        let end = if let Some(refused) = self.refused {
-            GroupEnd::Refused(refused)
-        } else if let Some(question) = self.pending {
-            GroupEnd::Asking(question)
-        } else {
-            if self.ctx.explain {
-                self.plan.slots = crate::explain::slots(
-                    self.spec.count,
-                    &self.slots,
-                    &self.candidates,
-                    &self.plan,
-                    &self.actions,
-                    self.ctx.now,
-                );
-            }
-            GroupEnd::Decided {
-                plan: Box::new(self.plan),
-                complete: self.complete,
-            }
-        };
-        GroupOutcome {
-            end,
-            actions: self.actions,
-            failures: self.failures,
-            ext: self.ext,
+    }
+
+    /// The group's plan, with its slots explained when asked for, and
+    /// whether the group needs nothing more of the current deployment.
+    pub(crate) fn finish(mut self) -> (GroupPlan, bool) {
+        if self.ctx.explain {
+            self.plan.slots = crate::explain::slots(
+                self.spec.count,
+                &self.slots,
+                &self.candidates,
+                &self.plan,
+                &self.actions,
+                self.ctx.now,
+            );
         }
+        (self.plan, self.complete)
     }
 
-    /// Stops the run: the reconciler cannot go on with `error`.
-    pub(crate) fn refuse(&mut self, error: SessionError) -> Outcome {
-        // The report never reaches a plan: the run ends in the error instead.
-        let outcome = Outcome::skipped(format!("stopped: {}", error.message));
-        self.refused = Some(error);
-        outcome.and_finish()
-    }
-
-    /// Stops the run on a batch of replies of the wrong length.
-    pub(crate) fn miscounted(&mut self, replies: usize, items: usize) -> Outcome {
-        self.refuse(SessionError {
-            plugin: String::new(),
-            group: self.spec.name.clone(),
-            slot: None,
-            message: format!("{replies} replies for {items} items"),
-        })
-    }
-
-    /// Takes in what replies on slot `index` came to besides its decision:
-    /// the bytes plugins attached, what monitoring plugins would have done,
-    /// and the answers skipped.
-    pub(crate) fn tally(&mut self, index: u32, tally: Tally) {
-        self.ext.extend(tally.ext.into_iter().map(|e| SlotExt {
-            plugin: e.plugin,
-            group: self.spec.name.clone(),
-            slot: index,
-            data: e.data,
-        }));
-        self.actions.extend(tally.monitored);
-        self.failures.extend(tally.failures);
+    /// The slots shown to plugins before the group is decided, in order:
+    /// every slot below the count, and any beyond it a candidate claims.
+    pub(crate) fn pre_slot_items(&self) -> Vec<u32> {
+        self.slots.all(self.spec.count)
     }
 
     /// Records what policy `by` did to slot `index`, and why.
@@ -437,7 +393,7 @@ impl<'a, 'r> GroupRun<'a, 'r> {
     }
 }
 
-impl Reporting for GroupRun<'_, '_> {
+impl Reporting for GroupRun<'_> {
     fn reports(&mut self) -> &mut Vec<StepReport> {
         &mut self.reports
     }

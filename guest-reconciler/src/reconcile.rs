@@ -1,16 +1,20 @@
-//! The reconcile of a whole job: which deployment is current, then every group, then the deployment's status.
+//! The reconcile of a whole job: which deployment is current, the promotion of canaries, every group, the review of the whole plan, then the deployment's status.
+//!
+//! A run can pause at the hook points its caller wants (see `ruling`) and
+//! resume there with the caller's rulings: it keeps its whole state between,
+//! so nothing is computed twice.
 
 use crate::candidate::Candidate;
 use crate::deployment::Deployments;
-use crate::group::{Context, GroupEnd, GroupRun};
-use crate::hooks::{Hooks, NoHooks};
-use crate::pipeline::{self, Outcome, Reporting, Step};
+use crate::group::{Context, GroupRun};
+use crate::pipeline::{self, Flow, Outcome, Reporting, Step};
 use crate::policy::{GroupVersions, Policy};
+use crate::promotion::Awaiting;
 use crate::retire::{retire, Retirement};
+use crate::ruling::{Point, Rulings, Wants};
 use crate::{
     phrasing, validation, GroupAllocations, GroupPlan, InputError, Job, JobType, NewDeployment,
-    Plan, PluginFailure, PolicyAction, Progress, Question, ReconcileInput, SessionError, SlotExt,
-    StepReport, StepStatus,
+    Plan, PolicyAction, ReconcileInput, SlotExt, StepReport, StepStatus,
 };
 use std::collections::BTreeMap;
 
@@ -24,96 +28,17 @@ use std::collections::BTreeMap;
 /// Pure and deterministic: the same input gives the same plan. Every
 /// allocation the plan names is in the input, and none is stopped twice.
 pub fn reconcile(input: &ReconcileInput) -> Result<Plan, InputError> {
-    match reconcile_step(input, &mut NoHooks) {
-        Ok(Progress::Done(plan)) => Ok(plan),
-        Err(StepError::Input(e)) => Err(e),
-        // Without plugins nothing is asked and nothing replied.
-        Ok(Progress::Ask(_)) | Err(StepError::Session(_)) => {
-            unreachable!("a reconcile without plugins asks nothing")
-        }
-    }
+    validation::check(input)?;
+    let mut run = JobRun::new(input, Wants::default());
+    // Nothing is wanted, so no step pauses: the run goes to its end.
+    run.advance();
+    Ok(run.finish())
 }
 
-/// Why a reconcile consulting policies stopped without a plan.
-#[derive(Clone, Debug, PartialEq)]
-pub enum StepError {
-    /// The input is inconsistent.
-    Input(InputError),
-    /// A plugin failed and does not fail open, or the replies are malformed.
-    Session(SessionError),
-}
-
-/// Decides as [`reconcile`] does, consulting `hooks` at the hook points they
-/// ask for: returns the plan, or the first question `hooks` did not answer.
-/// Asked again with the same input and hooks that now answer it, the
-/// reconcile goes on from there: every run replays the same questions in the
-/// same order.
-///
-/// # Errors
-/// When the input is inconsistent, or a plugin that does not fail open
-/// failed or answered something invalid (named an allocation that is not in
-/// the slot, deferred into the past, ...).
-///
-/// # Guarantees
-/// As [`reconcile`], for whatever the plugins answer: a proposal the guards
-/// refuse is reported in the plan, never applied.
-pub fn reconcile_step(
-    input: &ReconcileInput,
-    hooks: &mut dyn Hooks,
-) -> Result<Progress, StepError> {
-    validation::check(input).map_err(StepError::Input)?;
-    let mut run = JobRun {
-        input,
-        hooks,
-        promotions: Vec::new(),
-        actions: Vec::new(),
-        failures: Vec::new(),
-        ext: Vec::new(),
-        pending: None,
-        refused: None,
-        job: input.job.as_ref(),
-        deployments: Deployments::new(None, None),
-        groups: Vec::new(),
-        complete: true,
-        deployment: None,
-        reports: vec![StepReport {
-            step: "validate".into(),
-            group: None,
-            status: StepStatus::Done,
-            message: format!(
-                "{} in {} on {}",
-                phrasing::count(
-                    input.allocations.iter().map(|g| g.allocations.len()).sum(),
-                    "allocation"
-                ),
-                phrasing::count(input.allocations.len(), "group"),
-                phrasing::count(input.nodes.len(), "node")
-            ),
-        }],
-    };
-    pipeline::run(&mut run, &steps());
-    if let Some(refused) = run.refused {
-        return Err(StepError::Session(refused));
-    }
-    if let Some(question) = run.pending {
-        return Ok(Progress::Ask(question));
-    }
-    Ok(Progress::Done(Plan {
-        groups: run.groups,
-        deployment: run.deployment,
-        deployment_updates: run.deployments.updates,
-        promotions: run.promotions,
-        policy_actions: run.actions,
-        plugin_failures: run.failures,
-        steps: run.reports,
-        ext: carried_ext(&input.ext, run.ext),
-    }))
-}
-
-/// The plugin data the plan carries: what the input carried, with what
-/// plugins attached this run in place of their earlier data for the same
-/// slot, sorted by plugin, group and slot.
-fn carried_ext(input: &[SlotExt], fresh: Vec<SlotExt>) -> Vec<SlotExt> {
+/// The plugin data the plan carries: what the input carried, with `fresh`
+/// data in place of earlier data for the same plugin and slot, sorted by
+/// plugin, group and slot.
+pub(crate) fn carried_ext(input: &[SlotExt], fresh: Vec<SlotExt>) -> Vec<SlotExt> {
     let key = |e: &SlotExt| (e.plugin.clone(), e.group.clone(), e.slot);
     let mut by_key: BTreeMap<(String, String, u32), SlotExt> =
         input.iter().map(|e| (key(e), e.clone())).collect();
@@ -123,30 +48,134 @@ fn carried_ext(input: &[SlotExt], fresh: Vec<SlotExt>) -> Vec<SlotExt> {
     by_key.into_values().collect()
 }
 
-/// The state of a job's run while its steps run.
-pub(crate) struct JobRun<'a, 'h> {
+/// A group as the run has it once its steps ended: its plan, or its run
+/// kept whole until the review of the plan is over.
+pub(crate) enum Decided<'a> {
+    Plan(GroupPlan),
+    Run(Box<GroupRun<'a>>),
+}
+
+/// The state of a job's run, kept between pauses.
+pub(crate) struct JobRun<'a> {
     pub(crate) input: &'a ReconcileInput,
-    pub(crate) hooks: &'h mut dyn Hooks,
+    pub(crate) job: Option<&'a Job>,
+    /// The hook points the run pauses at.
+    pub(crate) wants: Wants,
+    /// What the caller ruled at the hook point the run paused at.
+    pub(crate) rulings: Option<Rulings>,
+    pub(crate) deployments: Deployments<'a>,
     pub(crate) promotions: Vec<crate::Promotion>,
     /// What policies did, in the order they were asked.
     pub(crate) actions: Vec<PolicyAction>,
-    /// Plugin answers the plan goes without.
-    pub(crate) failures: Vec<PluginFailure>,
-    /// Bytes policies attached to slots this run.
-    ext: Vec<SlotExt>,
-    /// The question the plugins have not replied to yet.
-    pub(crate) pending: Option<Question>,
-    /// Why the run cannot go on.
-    pub(crate) refused: Option<SessionError>,
-    pub(crate) job: Option<&'a Job>,
-    pub(crate) deployments: Deployments<'a>,
-    groups: Vec<GroupPlan>,
+    /// Deployment groups whose canaries await promotion, once known.
+    pub(crate) awaiting: Vec<Awaiting<'a>>,
+    /// The group being decided, paused at a hook point.
+    pub(crate) current: Option<Box<GroupRun<'a>>>,
+    /// The groups decided so far, in order.
+    pub(crate) decided: Vec<Decided<'a>>,
+    /// The groups still to decide, once the groups step started.
+    names: Option<Vec<&'a str>>,
+    next_group: usize,
+    /// The job step to run next.
+    cursor: usize,
     complete: bool,
     deployment: Option<NewDeployment>,
     reports: Vec<StepReport>,
 }
 
-impl Reporting for JobRun<'_, '_> {
+impl<'a> JobRun<'a> {
+    /// A run of `input`, which must be valid, pausing where `wants` says.
+    pub(crate) fn new(input: &'a ReconcileInput, wants: Wants) -> Self {
+        Self {
+            input,
+            job: input.job.as_ref(),
+            wants,
+            rulings: None,
+            deployments: Deployments::new(None, None),
+            promotions: Vec::new(),
+            actions: Vec::new(),
+            awaiting: Vec::new(),
+            current: None,
+            decided: Vec::new(),
+            names: None,
+            next_group: 0,
+            cursor: 0,
+            complete: true,
+            deployment: None,
+            reports: vec![StepReport {
+                step: "validate".into(),
+                group: None,
+                status: StepStatus::Done,
+                message: format!(
+                    "{} in {} on {}",
+                    phrasing::count(
+                        input.allocations.iter().map(|g| g.allocations.len()).sum(),
+                        "allocation"
+                    ),
+                    phrasing::count(input.allocations.len(), "group"),
+                    phrasing::count(input.nodes.len(), "node")
+                ),
+            }],
+        }
+    }
+
+    /// Runs the job's steps from where the run stopped, until one pauses
+    /// at a hook point or the run is over. Before calling it again, the
+    /// caller gives its rulings for that hook point in `rulings`.
+    pub(crate) fn advance(&mut self) -> Flow {
+        let mut cursor = self.cursor;
+        let flow = pipeline::run(self, &steps(), &mut cursor);
+        self.cursor = cursor;
+        flow
+    }
+
+    /// The hook point the run is paused at, if any.
+    pub(crate) fn paused_at(&self) -> Option<Point> {
+        if let Some(g) = self.current.as_deref() {
+            return g.paused_at();
+        }
+        let steps = steps();
+        Point::of_step(steps.get(self.cursor)?.name)
+    }
+
+    /// The plan of a run that is over; what the run held goes into it.
+    pub(crate) fn finish(&mut self) -> Plan {
+        finish_groups(self);
+        Plan {
+            groups: std::mem::take(&mut self.decided)
+                .into_iter()
+                .map(|d| match d {
+                    Decided::Plan(plan) => plan,
+                    Decided::Run(g) => g.finish().0,
+                })
+                .collect(),
+            deployment: self.deployment.take(),
+            deployment_updates: std::mem::take(&mut self.deployments.updates),
+            promotions: std::mem::take(&mut self.promotions),
+            policy_actions: std::mem::take(&mut self.actions),
+            plugin_failures: Vec::new(),
+            steps: std::mem::take(&mut self.reports),
+            ext: carried_ext(&self.input.ext, Vec::new()),
+            plugin_logs: Vec::new(),
+        }
+    }
+
+    /// The groups kept for review that have proposed changes, by their
+    /// position in `decided`, with the slots that have them.
+    pub(crate) fn review_items(&self) -> Vec<(usize, Vec<u32>)> {
+        self.decided
+            .iter()
+            .enumerate()
+            .filter_map(|(at, d)| match d {
+                Decided::Run(g) => Some((at, g.post_slot_items())),
+                Decided::Plan(_) => None,
+            })
+            .filter(|(_, slots)| !slots.is_empty())
+            .collect()
+    }
+}
+
+impl Reporting for JobRun<'_> {
     fn reports(&mut self) -> &mut Vec<StepReport> {
         &mut self.reports
     }
@@ -157,7 +186,7 @@ impl Reporting for JobRun<'_, '_> {
 }
 
 /// The job-wide steps, in order.
-fn steps<'a, 'h>() -> [Step<JobRun<'a, 'h>>; 5] {
+fn steps<'a>() -> [Step<JobRun<'a>>; 6] {
     [
         Step {
             name: "deployment",
@@ -174,6 +203,10 @@ fn steps<'a, 'h>() -> [Step<JobRun<'a, 'h>>; 5] {
         Step {
             name: "groups",
             run: groups,
+        },
+        Step {
+            name: "review",
+            run: crate::review::run,
         },
         Step {
             name: "deployment-status",
@@ -210,12 +243,14 @@ fn stop_job(run: &mut JobRun) -> Outcome {
             input.now,
             input.explain,
         );
-        run.groups.push(plan);
+        run.decided.push(Decided::Plan(plan));
     }
     let why = if job.is_some() { "stopped" } else { "gone" };
     Outcome::done(format!("the job is {why}; every allocation is stopped")).and_finish()
 }
 
+/// Decides the groups one after the other; a group that pauses at a hook
+/// point pauses the step, which goes on with it when resumed.
 fn groups(run: &mut JobRun) -> Outcome {
     let (input, Some(job)) = (run.input, run.job) else {
         return Outcome::skipped("no job");
@@ -228,65 +263,83 @@ fn groups(run: &mut JobRun) -> Outcome {
         is_batch: job.kind == JobType::Batch,
         explain: input.explain,
     };
-    let mut reports = std::mem::take(&mut run.reports);
-    for name in group_names(input, Some(job)) {
-        let mut candidates = gather(input, Some(job), name);
-        let spec = job.groups.iter().find(|g| g.name == name);
-        let plan = match spec {
-            Some(spec) if spec.count > 0 => {
-                let outcome =
-                    GroupRun::new(&ctx, &mut run.deployments, spec, candidates, run.hooks)
-                        .run(&mut reports);
-                run.actions.extend(outcome.actions);
-                run.failures.extend(outcome.failures);
-                run.ext.extend(outcome.ext);
-                match outcome.end {
-                    GroupEnd::Decided { plan, complete } => {
-                        run.complete &= complete;
-                        *plan
-                    }
-                    GroupEnd::Asking(question) => {
-                        run.pending = Some(question);
-                        run.reports = reports;
-                        return Outcome::waiting(format!("group {name} asks the policies"))
-                            .and_finish();
-                    }
-                    GroupEnd::Refused(error) => {
-                        run.refused = Some(error);
-                        run.reports = reports;
-                        return Outcome::skipped(format!("group {name} stopped")).and_finish();
-                    }
-                }
+    let names = run
+        .names
+        .get_or_insert_with(|| group_names(input, Some(job)))
+        .clone();
+    loop {
+        if let Some(mut g) = run.current.take() {
+            g.rulings = run.rulings.take();
+            let flow = g.advance();
+            g.take_reports(&mut run.reports);
+            if flow == Flow::Paused {
+                run.current = Some(g);
+                return Outcome::pause();
             }
-            _ => {
+            run.deployments = std::mem::replace(&mut g.deployments, Deployments::new(None, None));
+            run.actions.extend(g.actions.iter().cloned());
+            if run.wants.review {
+                run.decided.push(Decided::Run(g));
+            } else {
+                let (plan, complete) = g.finish();
+                run.complete &= complete;
+                run.decided.push(Decided::Plan(plan));
+            }
+        }
+        let Some(&name) = names.get(run.next_group) else {
+            break;
+        };
+        run.next_group += 1;
+        let mut candidates = gather(input, Some(job), name);
+        match job.groups.iter().find(|g| g.name == name) {
+            Some(spec) if spec.count > 0 => {
+                let deployments = std::mem::replace(&mut run.deployments, Deployments::new(None, None));
+                let g = GroupRun::new(ctx, deployments, spec, candidates, run.wants);
+                run.current = Some(Box::new(g));
+            }
+            spec => {
                 crate::group::screen::server_stopped(&mut candidates, ctx.is_batch);
                 let why = match spec {
                     Some(_) => Retirement::ScaledToZero,
                     None => Retirement::GroupRemoved,
                 };
                 let plan = retire(name, &mut candidates, why, input.now, input.explain);
-                reports.push(StepReport {
+                run.reports.push(StepReport {
                     step: "retire".into(),
                     group: Some(name.to_string()),
                     status: StepStatus::Done,
                     message: format!("{} allocations stopped", plan.stops.len()),
                 });
-                plan
+                run.decided.push(Decided::Plan(plan));
             }
-        };
-        run.groups.push(plan);
+        }
     }
-    run.reports = reports;
     Outcome::done(format!(
         "{} reconciled",
-        phrasing::count(run.groups.len(), "group")
+        phrasing::count(run.decided.len(), "group")
     ))
+}
+
+/// Turns the groups kept for review into plans, in place.
+pub(crate) fn finish_groups(run: &mut JobRun) {
+    for d in run.decided.iter_mut() {
+        if let Decided::Run(_) = d {
+            let Decided::Run(g) = std::mem::replace(d, Decided::Plan(crate::group::empty_plan("")))
+            else {
+                continue;
+            };
+            let (plan, complete) = g.finish();
+            run.complete &= complete;
+            *d = Decided::Plan(plan);
+        }
+    }
 }
 
 fn deployment_status(run: &mut JobRun) -> Outcome {
     let Some(job) = run.job else {
         return Outcome::skipped("no job");
     };
+    finish_groups(run);
     run.deployment = run.deployments.finish(job, run.complete);
     match &run.deployment {
         Some(d) => Outcome::done(d.message.clone()),
