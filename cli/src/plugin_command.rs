@@ -3,14 +3,12 @@
 use anyhow::{Context, Result};
 use clap::Subcommand;
 use slotwise_cli::conformance::{self, Consulted};
-use slotwise_host::plugin_wit::{PACKAGE, VERSION};
-use slotwise_host::plugins::loading::{self, hook_list, WasmKind};
+use slotwise_host::plugin_wit::{PACKAGE, VERSIONS};
+use slotwise_host::plugins::loading::{self, hook_list, hook_name, WasmKind};
 use slotwise_host::plugins::sandbox::{bytes, group_digits, Sandbox};
 use slotwise_host::plugins::usage::{slot_of, HOOKS};
-use slotwise_host::plugins::PluginSet;
-use slotwise_host::policy::hook_name;
+use slotwise_host::plugins::{PluginConfig, PluginSet};
 use slotwise_host::ComponentReconciler;
-use slotwise_scenario::PluginEntry;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
@@ -64,11 +62,20 @@ pub fn run(
     }
 }
 
-fn entry(file: &Path, settings: &str) -> Result<PluginEntry> {
-    Ok(PluginEntry {
+/// The configuration of the plugin at `file` with `settings`: JSON text,
+/// or `@path` of a file holding it.
+fn entry(file: &Path, settings: &str) -> Result<PluginConfig> {
+    let text = match settings.strip_prefix('@') {
+        Some(path) => std::fs::read_to_string(path)
+            .with_context(|| format!("cannot read the settings file {path}"))?,
+        None => settings.to_string(),
+    };
+    let value: serde_json::Value =
+        serde_json::from_str(&text).context("--settings is not JSON")?;
+    Ok(PluginConfig {
         path: Some(file.to_path_buf()),
-        settings: serde_json::from_str(settings).context("--settings is not JSON")?,
-        ..PluginEntry::default()
+        settings: value.to_string(),
+        ..PluginConfig::default()
     })
 }
 
@@ -99,8 +106,9 @@ fn inspect(file: &Path, settings: &str, json: bool) -> Result<bool> {
             "sha256": inspection.sha256,
             "kind": kind,
             "versions": inspection.versions,
-            "host-version": VERSION,
-            "hooks": inspection.hooks.iter().map(|h| hook_name(*h)).collect::<Vec<_>>(),
+            "interface-version": inspection.version,
+            "host-versions": VERSIONS,
+            "hooks": metadata.map(|m| m.hooks.iter().map(|h| hook_name(*h)).collect::<Vec<_>>()),
             "imports": inspection.imports,
             "exports": inspection.exports,
             "metadata": metadata.map(|m| serde_json::json!({
@@ -135,15 +143,23 @@ fn inspect(file: &Path, settings: &str, json: bool) -> Result<bool> {
         (
             "interface",
             format!(
-                "{} (this host speaks {PACKAGE}@{VERSION})",
+                "{} (this host loads {})",
                 if versions.is_empty() {
                     "none".to_string()
                 } else {
                     versions.join(", ")
-                }
+                },
+                VERSIONS
+                    .iter()
+                    .map(|v| format!("{PACKAGE}@{v}"))
+                    .collect::<Vec<_>>()
+                    .join(" and ")
             ),
         ),
-        ("hooks", hook_list(&inspection.hooks)),
+        (
+            "hooks",
+            metadata.map_or_else(|| hook_list(&inspection.hooks), |m| hook_list(&m.hooks)),
+        ),
         ("imports", list(&inspection.imports)),
         ("exports", list(&inspection.exports)),
         ("name", metadata.map(|m| m.name.clone()).unwrap_or_default()),

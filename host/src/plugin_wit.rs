@@ -1,16 +1,33 @@
-//! The plugin contract as the host sees it, generated from `wit/plugin` by wasmtime: one set of bindings per hook interface, so a plugin exports only the hooks it implements.
+//! The plugin contract as the host sees it, generated from `wit/plugin` by wasmtime: `slotwise:plugin@0.2.0`, and the frozen `0.1.0` for the plugins built for it.
 
 wasmtime::component::bindgen!({
-    world: "slotwise:plugin/all-hooks-plugin",
+    world: "slotwise:plugin/policy-plugin",
     path: "../wit/plugin",
     additional_derives: [serde::Serialize, serde::Deserialize],
 });
 
-pub use exports::slotwise::plugin::types;
-pub use exports::slotwise::plugin::{plugin, post_slot, pre_slot, promotion};
+pub use exports::slotwise::plugin::{plugin, types};
+pub use slotwise::plugin::log;
 
-/// The version of the plugin package this host speaks.
-pub const VERSION: &str = "0.1.0";
+/// The version of the plugin package this host speaks natively.
+pub const VERSION: &str = "0.2.0";
+
+/// The versions of the plugin package this host loads, newest first.
+pub const VERSIONS: [&str; 2] = [VERSION, since_v0_1_0::VERSION];
 
 /// The package every plugin interface belongs to.
 pub const PACKAGE: &str = "slotwise:plugin";
+
+/// `slotwise:plugin@0.1.0`, frozen as published.
+pub mod since_v0_1_0 {
+    wasmtime::component::bindgen!({
+        world: "slotwise:plugin/all-hooks-plugin",
+        path: "../wit/plugin/since_v0.1.0",
+        additional_derives: [serde::Serialize, serde::Deserialize],
+    });
+
+    pub use exports::slotwise::plugin::{plugin, post_slot, pre_slot, promotion, types};
+
+    /// The version.
+    pub const VERSION: &str = "0.1.0";
+}

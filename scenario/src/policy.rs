@@ -1,4 +1,4 @@
-//! A scripted policy: plugins whose answers a scenario writes out, to show and test what the reconciler does with them.
+//! A scripted policy: plugins whose answers a scenario writes out, answered by a scripted relay that plugs into a session as a host's relay does, so that the same scenarios test the one orchestration in every host.
 
 use crate::file::Indexes;
 use crate::input::expand;
@@ -8,11 +8,13 @@ use crate::ScenarioError;
 use schemars::JsonSchema;
 use serde::Deserialize;
 use slotwise_reconciler::plugin::{
-    Adjustment, CandidateAdjustment, Classification, Deferral, Hook, PostSlotAnswer,
-    PostSlotDecision, PreSlotAnswer, PreSlotDecision, PromotionDecision, PromotionRequest,
-    SlotProposal, SlotView, UpdateKind,
+    Adjustment, Answers, Batch, CandidateAdjustment, Classification, Deferral, Hook, Kept,
+    PostSlotAnswer, PostSlotDecision, PreSlotAnswer, PreSlotDecision, PromotionAnswer,
+    PromotionDecision, SlotBatch, UpdateKind, Veto, ViewParts,
 };
-use slotwise_reconciler::{Consulted, Hooks, PostSlotReply, PreSlotReply, PromotionReply};
+use slotwise_reconciler::{
+    Consulted, Failure, FailureKind, LogLevel, LogLine, Mode as SessionMode, Relay, Reply,
+};
 use std::collections::BTreeMap;
 
 /// One scripted plugin, or several consulted in order.
@@ -60,10 +62,18 @@ pub struct ScriptFile {
     /// Bytes to attach to slots, as text, given with the pre-slot answers.
     #[serde(default)]
     pub ext: BTreeMap<String, String>,
+    /// Vetoes of the whole proposed plan: the reason by slot. A slot named
+    /// here has its first proposed change vetoed, which withdraws the slot's.
+    #[serde(default)]
+    pub review: BTreeMap<String, String>,
     /// Failures to reply with instead of answers, as a plugin that traps or
     /// runs out of fuel would: the cause by slot (or group, for promotion).
+    /// A batch holding a slot named here fails whole.
     #[serde(default)]
     pub fail: FailFile,
+    /// A line to log at every call of a hook, by hook.
+    #[serde(default)]
+    pub log: BTreeMap<Hook, String>,
 }
 
 /// Failures by hook point.
@@ -76,6 +86,8 @@ pub struct FailFile {
     pub post_slot: BTreeMap<String, String>,
     #[serde(default)]
     pub promotion: BTreeMap<String, String>,
+    #[serde(default)]
+    pub review: BTreeMap<String, String>,
 }
 
 /// A pre-slot answer.
@@ -133,22 +145,43 @@ pub enum PromotionFile {
     Fail(String),
 }
 
-/// Plugins that answer from scripts.
-pub struct ScriptedPolicy {
+/// Plugins that answer from scripts, relayed as a host relays plugins.
+pub struct ScriptedRelay {
     consulted: Vec<Consulted>,
     scripts: Vec<Script>,
 }
 
 /// One script, read.
 struct Script {
-    name: String,
-    pre_slot: BySlot<Result<PreSlotDecision, String>>,
+    pre_slot: BySlot<Result<PreSlotScript, String>>,
     post_slot: BySlot<Result<PostSlotDecision, String>>,
     promotion: BTreeMap<String, Result<PromotionDecision, String>>,
+    review: BySlot<Result<String, String>>,
     ext: BySlot<Vec<u8>>,
+    log: BTreeMap<Hook, String>,
 }
 
-impl ScriptedPolicy {
+/// A scripted pre-slot decision: adjustments name allocations, which the
+/// relay finds in each batch.
+#[derive(Clone)]
+enum PreSlotScript {
+    Proceed,
+    Hold(String),
+    Adjust(AdjustFile),
+}
+
+/// Every optional part of a batch: scripts name allocations and read nodes.
+fn everything() -> ViewParts {
+    ViewParts {
+        node_ids: true,
+        node_meta: true,
+        allocation_ids: true,
+        candidate_meta: true,
+        change_messages: true,
+    }
+}
+
+impl ScriptedRelay {
     /// The plugins `file` scripts, with times resolved against `now`.
     pub(crate) fn new(file: &PolicyFile, now: i64) -> Result<Self, ScenarioError> {
         let files = match file {
@@ -166,45 +199,207 @@ impl ScriptedPolicy {
             let hooks = [
                 (
                     Hook::PreSlot,
-                    !(script.pre_slot.is_empty() && script.ext.is_empty()),
+                    !(script.pre_slot.is_empty() && script.ext.is_empty())
+                        || file.log.contains_key(&Hook::PreSlot),
                 ),
-                (Hook::PostSlot, !script.post_slot.is_empty()),
-                (Hook::Promotion, !script.promotion.is_empty()),
+                (
+                    Hook::PostSlot,
+                    !script.post_slot.is_empty() || file.log.contains_key(&Hook::PostSlot),
+                ),
+                (
+                    Hook::Promotion,
+                    !script.promotion.is_empty() || file.log.contains_key(&Hook::Promotion),
+                ),
+                (
+                    Hook::Review,
+                    !script.review.is_empty() || file.log.contains_key(&Hook::Review),
+                ),
             ];
             consulted.push(Consulted {
-                name: script.name.clone(),
+                name: file.name.clone().unwrap_or_else(|| "scripted".to_string()),
                 version: String::new(),
                 hooks: hooks
                     .iter()
                     .filter(|(_, on)| *on)
                     .map(|(h, _)| *h)
                     .collect(),
-                monitor: file.mode == Mode::Monitor,
+                reads: everything(),
+                mode: match file.mode {
+                    Mode::Enforce => SessionMode::Enforce,
+                    Mode::Monitor => SessionMode::Monitor,
+                },
                 fail_open: file.on_error == OnError::FailOpen,
+                unloaded: None,
             });
             scripts.push(script);
         }
         Ok(Self { consulted, scripts })
     }
 
-    /// Per item, the replies of the scripts implementing `hook`.
-    fn replies<I, R>(
-        &self,
-        hook: Hook,
-        items: &[I],
-        reply: impl Fn(&Script, &I) -> Option<R>,
-    ) -> Vec<Vec<R>> {
-        let asked: Vec<&Script> = self
-            .scripts
-            .iter()
-            .zip(&self.consulted)
-            .filter(|(_, c)| c.hooks.contains(&hook))
-            .map(|(s, _)| s)
+    /// The plugins the scripts stand for, as a session is opened with them.
+    pub fn consulted(&self) -> Vec<Consulted> {
+        self.consulted.clone()
+    }
+}
+
+impl Relay for ScriptedRelay {
+    fn answer(&mut self, plugin: u32, batch: &Batch, kept: &[Kept]) -> Reply {
+        let _ = kept;
+        let Some(script) = self.scripts.get(plugin as usize) else {
+            return failed(FailureKind::Load, format!("no script {plugin}"));
+        };
+        let hook = match batch {
+            Batch::PreSlot(_) => Hook::PreSlot,
+            Batch::PostSlot(_) => Hook::PostSlot,
+            Batch::Promotion(_) => Hook::Promotion,
+            Batch::Review(_) => Hook::Review,
+        };
+        let logs = script
+            .log
+            .get(&hook)
+            .map(|line| LogLine {
+                level: LogLevel::Info,
+                message: line.clone(),
+            })
+            .into_iter()
             .collect();
-        items
-            .iter()
-            .map(|item| asked.iter().filter_map(|s| reply(s, item)).collect())
-            .collect()
+        let outcome = match batch {
+            Batch::PreSlot(b) => script.pre_slot(b).map(Answers::PreSlot),
+            Batch::PostSlot(b) => script.post_slot(b).map(Answers::PostSlot),
+            Batch::Promotion(b) => {
+                let mut answers = Vec::new();
+                for (at, g) in b.groups.iter().enumerate() {
+                    let decision = match script.promotion.get(&g.group) {
+                        Some(Ok(d)) => d.clone(),
+                        Some(Err(cause)) => return failed(FailureKind::Trap, cause.clone()),
+                        // A group a script does not name gets no say from it.
+                        None => PromotionDecision::Abstain,
+                    };
+                    answers.push(PromotionAnswer {
+                        group: at as u32,
+                        decision,
+                    });
+                }
+                Ok(Answers::Promotion(answers))
+            }
+            Batch::Review(b) => script.review(b).map(Answers::Review),
+        };
+        Reply {
+            outcome: outcome.map_err(|message| Failure {
+                kind: FailureKind::Trap,
+                message,
+            }),
+            logs,
+            usage: None,
+        }
+    }
+}
+
+/// A reply with no answers.
+fn failed(kind: FailureKind, message: String) -> Reply {
+    Reply {
+        outcome: Err(Failure { kind, message }),
+        logs: Vec::new(),
+        usage: None,
+    }
+}
+
+/// Each slot of `batch`, by position, with its group and name index.
+fn slots(batch: &SlotBatch) -> impl Iterator<Item = (usize, (String, u32))> + '_ {
+    batch.groups.iter().flat_map(move |g| {
+        let first = g.slots.first as usize;
+        (first..first + g.slots.count as usize).filter_map(move |at| {
+            let slotwise_reconciler::plugin::SlotKey::Index(index) = batch.slots.get(at)?.key
+            else {
+                return None;
+            };
+            Some((at, (g.name.clone(), index)))
+        })
+    })
+}
+
+impl Script {
+    fn pre_slot(&self, batch: &SlotBatch) -> Result<Vec<PreSlotAnswer>, String> {
+        let mut answers = Vec::with_capacity(batch.slots.len());
+        for (at, key) in slots(batch) {
+            let decision = match self.pre_slot.get(&key) {
+                None | Some(Ok(PreSlotScript::Proceed)) => PreSlotDecision::Proceed,
+                Some(Ok(PreSlotScript::Hold(why))) => PreSlotDecision::Hold(why.clone()),
+                Some(Ok(PreSlotScript::Adjust(a))) => {
+                    PreSlotDecision::Adjust(adjustment(batch, at, a))
+                }
+                Some(Err(cause)) => return Err(cause.clone()),
+            };
+            answers.push(PreSlotAnswer {
+                slot: at as u32,
+                decision,
+                ext: self.ext.get(&key).cloned(),
+            });
+        }
+        Ok(answers)
+    }
+
+    fn post_slot(&self, batch: &SlotBatch) -> Result<Vec<PostSlotAnswer>, String> {
+        let mut answers = Vec::with_capacity(batch.slots.len());
+        for (at, key) in slots(batch) {
+            let decision = match self.post_slot.get(&key) {
+                None => PostSlotDecision::Accept,
+                Some(Ok(d)) => d.clone(),
+                Some(Err(cause)) => return Err(cause.clone()),
+            };
+            answers.push(PostSlotAnswer {
+                slot: at as u32,
+                decision,
+                ext: None,
+            });
+        }
+        Ok(answers)
+    }
+
+    fn review(&self, batch: &SlotBatch) -> Result<Vec<Veto>, String> {
+        let mut vetoes = Vec::new();
+        for (at, key) in slots(batch) {
+            match self.review.get(&key) {
+                None => {}
+                Some(Ok(reason)) => {
+                    let changes = batch.slots[at].changes;
+                    if changes.count > 0 {
+                        vetoes.push(Veto {
+                            change: changes.first,
+                            reason: reason.clone(),
+                        });
+                    }
+                }
+                Some(Err(cause)) => return Err(cause.clone()),
+            }
+        }
+        Ok(vetoes)
+    }
+}
+
+/// The scripted adjustment `a` of batch slot `at`, its allocations found
+/// among the batch's candidates; one the slot does not hold is named by a
+/// position past every candidate, which the reconciler refuses.
+fn adjustment(batch: &SlotBatch, at: usize, a: &AdjustFile) -> Adjustment {
+    let span = batch.slots[at].candidates;
+    let range = span.first as usize..(span.first + span.count) as usize;
+    let candidates = a
+        .candidates
+        .iter()
+        .map(|c| {
+            let found = batch.candidates[range.clone()]
+                .iter()
+                .position(|v| v.allocation.as_deref() == Some(c.allocation.as_str()));
+            CandidateAdjustment {
+                candidate: found.map_or(batch.candidates.len() as u32, |p| span.first + p as u32),
+                reclassify: c.reclassify,
+                update: c.update,
+            }
+        })
+        .collect();
+    Adjustment {
+        candidates,
+        reason: a.reason.clone(),
     }
 }
 
@@ -212,20 +407,9 @@ impl Script {
     fn new(file: &ScriptFile, now: i64, field: &str) -> Result<Self, ScenarioError> {
         let mut pre_slot = by_slot(&file.pre_slot, &format!("{field}.pre-slot"), |r| {
             Ok(match r {
-                PreSlotFile::Proceed => PreSlotDecision::Proceed,
-                PreSlotFile::Hold(why) => PreSlotDecision::Hold(why.clone()),
-                PreSlotFile::Adjust(a) => PreSlotDecision::Adjust(Adjustment {
-                    reason: a.reason.clone(),
-                    candidates: a
-                        .candidates
-                        .iter()
-                        .map(|c| CandidateAdjustment {
-                            allocation: c.allocation.clone(),
-                            reclassify: c.reclassify,
-                            update: c.update,
-                        })
-                        .collect(),
-                }),
+                PreSlotFile::Proceed => PreSlotScript::Proceed,
+                PreSlotFile::Hold(why) => PreSlotScript::Hold(why.clone()),
+                PreSlotFile::Adjust(a) => PreSlotScript::Adjust(a.clone()),
             })
         })?;
         pre_slot.extend(failing(
@@ -264,66 +448,20 @@ impl Script {
                 .iter()
                 .map(|(group, cause)| (group.clone(), Err(cause.clone()))),
         );
+        let mut review = by_slot(&file.review, &format!("{field}.review"), |why| {
+            Ok(why.clone())
+        })?;
+        review.extend(failing(&file.fail.review, &format!("{field}.fail.review"))?);
         Ok(Self {
-            name: file.name.clone().unwrap_or_else(|| "scripted".to_string()),
             pre_slot,
             post_slot,
             promotion,
+            review,
             ext: by_slot(&file.ext, &format!("{field}.ext"), |text| {
                 text.as_bytes().to_vec()
             })?,
+            log: file.log.clone(),
         })
-    }
-}
-
-impl Hooks for ScriptedPolicy {
-    fn consulted(&self) -> &[Consulted] {
-        &self.consulted
-    }
-
-    fn promotion(&mut self, requests: &[PromotionRequest]) -> Option<Vec<Vec<PromotionReply>>> {
-        // A group a script does not name gets no say from it.
-        Some(self.replies(Hook::Promotion, requests, |script, r| {
-            let answer = script.promotion.get(&r.group)?.clone();
-            Some(PromotionReply {
-                plugin: script.name.clone(),
-                answer,
-            })
-        }))
-    }
-
-    fn pre_slot(&mut self, slots: &[SlotView]) -> Option<Vec<Vec<PreSlotReply>>> {
-        Some(self.replies(Hook::PreSlot, slots, |script, s| {
-            let key = (s.group.clone(), s.index);
-            let decision = script
-                .pre_slot
-                .get(&key)
-                .cloned()
-                .unwrap_or(Ok(PreSlotDecision::Proceed));
-            let ext = script.ext.get(&key).cloned();
-            Some(PreSlotReply {
-                plugin: script.name.clone(),
-                answer: decision.map(|decision| PreSlotAnswer { decision, ext }),
-            })
-        }))
-    }
-
-    fn post_slot(&mut self, proposals: &[SlotProposal]) -> Option<Vec<Vec<PostSlotReply>>> {
-        Some(self.replies(Hook::PostSlot, proposals, |script, p| {
-            let key = (p.slot.group.clone(), p.slot.index);
-            let decision = script
-                .post_slot
-                .get(&key)
-                .cloned()
-                .unwrap_or(Ok(PostSlotDecision::Accept));
-            Some(PostSlotReply {
-                plugin: script.name.clone(),
-                answer: decision.map(|decision| PostSlotAnswer {
-                    decision,
-                    ext: None,
-                }),
-            })
-        }))
     }
 }
 

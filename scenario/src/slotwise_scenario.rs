@@ -18,7 +18,7 @@ pub use input::DEFAULT_NOW;
 pub use plugins::{
     fails_open, parse_size, ByteSize, LimitsFile, Mode, OnError, PluginEntry, PluginsFile,
 };
-pub use policy::{PolicyFile, ScriptedPolicy};
+pub use policy::{PolicyFile, ScriptedRelay};
 pub use time::{parse_duration, Duration};
 
 use slotwise_reconciler::ReconcileInput;
@@ -33,7 +33,7 @@ pub struct Scenario {
     /// The reconciler's input.
     pub input: ReconcileInput,
     /// The scripted policy, if the scenario gives one.
-    pub policy: Option<ScriptedPolicy>,
+    pub policy: Option<ScriptedRelay>,
     /// The policy plugins to consult, in order.
     pub plugins: Vec<PluginEntry>,
     /// The plan expected, if any.
@@ -102,7 +102,7 @@ pub fn from_file(file: ScenarioFile) -> Result<Scenario, ScenarioError> {
         });
     }
     let policy = match &file.policy {
-        Some(p) => Some(ScriptedPolicy::new(p, now)?),
+        Some(p) => Some(ScriptedRelay::new(p, now)?),
         None => None,
     };
     Ok(Scenario {

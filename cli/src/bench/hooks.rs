@@ -5,7 +5,7 @@ use anyhow::Result;
 use slotwise_host::plugins::PluginSet;
 use slotwise_host::transcode::transcode;
 use slotwise_host::{wit, ComponentReconciler};
-use slotwise_scenario::PluginEntry;
+use slotwise_host::plugins::PluginConfig;
 use std::path::Path;
 use std::time::Duration;
 
@@ -102,14 +102,14 @@ fn measure(
     baseline: &Timing,
     rounds: usize,
 ) -> Result<(Duration, u64)> {
-    let entries: Vec<PluginEntry> = subject
+    let entries: Vec<PluginConfig> = subject
         .names
         .iter()
-        .map(|name| PluginEntry {
+        .map(|name| PluginConfig {
             plugin: Some(subject.plugin.into()),
             name: Some((*name).into()),
-            settings: subject.settings.clone(),
-            ..PluginEntry::default()
+            settings: subject.settings.to_string(),
+            ..PluginConfig::default()
         })
         .collect();
     let mut set = PluginSet::load(&entries, shipped, shipped)?;

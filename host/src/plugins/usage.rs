@@ -4,16 +4,16 @@ use super::sandbox::{bytes, group_digits};
 use crate::plugin_wit::types::Hook;
 use std::time::Duration;
 
-/// What one plugin used, per hook: promotion, pre-slot, post-slot.
+/// What one plugin used, per hook: promotion, pre-slot, post-slot, review.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Usage {
     /// Calls.
-    pub calls: [u64; 3],
+    pub calls: [u64; 4],
     /// Fuel.
-    pub fuel: [u64; 3],
+    pub fuel: [u64; 4],
     /// Wall-clock time in the calls. Never part of a plan, which must not
     /// depend on the clock.
-    pub time: [Duration; 3],
+    pub time: [Duration; 4],
     /// The most linear memory an instance had, in bytes.
     pub peak_memory: usize,
 }
@@ -24,11 +24,12 @@ pub fn slot_of(hook: Hook) -> usize {
         Hook::Promotion => 0,
         Hook::PreSlot => 1,
         Hook::PostSlot => 2,
+        Hook::Review => 3,
     }
 }
 
 /// The hooks in the order of a usage's arrays.
-pub const HOOKS: [Hook; 3] = [Hook::Promotion, Hook::PreSlot, Hook::PostSlot];
+pub const HOOKS: [Hook; 4] = [Hook::Promotion, Hook::PreSlot, Hook::PostSlot, Hook::Review];
 
 impl Usage {
     /// Records one call at `hook`.
@@ -47,7 +48,7 @@ impl Usage {
 
     /// Adds `other` to this usage.
     pub fn add(&mut self, other: &Usage) {
-        for i in 0..3 {
+        for i in 0..4 {
             self.calls[i] += other.calls[i];
             self.fuel[i] += other.fuel[i];
             self.time[i] += other.time[i];
@@ -62,7 +63,7 @@ impl Usage {
             .iter()
             .zip(self.calls)
             .filter(|(_, n)| *n > 0)
-            .map(|(h, n)| format!("{} {n}", crate::policy::hook_name(*h)))
+            .map(|(h, n)| format!("{} {n}", super::loading::hook_name(*h)))
             .collect();
         if calls.is_empty() {
             return "not called".into();
