@@ -136,9 +136,8 @@ fn each_question_names_one_plugin_and_a_later_plugin_on_the_same_batch_gets_none
             (1, Hook::PostSlot, true),
             (0, Hook::PreSlot, true),
             (1, Hook::PreSlot, false),
-            (1, Hook::PostSlot, true),
         ],
-        "one pre-slot batch per group for each plugin, a post-slot batch for each group with changes"
+        "one pre-slot batch per group for each plugin; a post-slot batch only for web, the group with changes"
     );
 }
 

@@ -155,6 +155,11 @@ impl Plugin for Hostile {
             }
         });
         if self.targets_batch("post-slot", batch) {
+            if self.behaviour == Behaviour::HugeAnswer {
+                for a in answers.iter_mut().filter(|a| self.targets_slot(batch, a.slot)) {
+                    a.ext = Some(self.huge().into_bytes());
+                }
+            }
             self.garble(&mut answers, |a, slot| a.slot = slot);
         }
         answers
