@@ -67,10 +67,26 @@ fn after_each_kind_of_failure_no_plan_is_made_and_the_same_host_reconciles_on() 
     // A failure in the middle of a batch is the whole batch's: the host
     // cannot know which slot the plugin was at.
     let cases = [
-        ("trap", "", "(group web): trapped: wasm `unreachable` instruction executed"),
-        ("panic", "", "(group web): trapped: wasm `unreachable` instruction executed"),
-        ("stack-overflow", "", "(group web): trapped: out of bounds memory access"),
-        ("loop", "    limits: {fuel: 2000000}\n", "(group web): ran out of fuel"),
+        (
+            "trap",
+            "",
+            "(group web): trapped: wasm `unreachable` instruction executed",
+        ),
+        (
+            "panic",
+            "",
+            "(group web): trapped: wasm `unreachable` instruction executed",
+        ),
+        (
+            "stack-overflow",
+            "",
+            "(group web): trapped: out of bounds memory access",
+        ),
+        (
+            "loop",
+            "    limits: {fuel: 2000000}\n",
+            "(group web): ran out of fuel",
+        ),
         (
             "loop",
             "    limits: {fuel: 1000000000000, deadline: 20ms}\n",
@@ -109,7 +125,10 @@ fn after_each_kind_of_failure_no_plan_is_made_and_the_same_host_reconciles_on() 
         ("log-flood", "", "(group web): logged 101 lines"),
     ];
     for (behaviour, limits, cause) in cases {
-        let mut set = hostile(&format!("{{behaviour: {behaviour}, slot: 4, hooks: [pre-slot]}}"), limits);
+        let mut set = hostile(
+            &format!("{{behaviour: {behaviour}, slot: 4, hooks: [pre-slot]}}"),
+            limits,
+        );
         let error = session_error(reconciler.reconcile_core_with(&group(6), &mut set));
         let expected = format!("plugin hostile 0.2.0 failed at pre-slot {cause}");
         assert!(error.contains(&expected), "{behaviour}: {error}");
@@ -128,7 +147,14 @@ fn a_plugin_that_fails_open_leaves_the_plan_the_reconciler_makes_alone() {
     let reconciler = reconciler();
     let input = group(8);
     let alone = reconcile(&input).expect("a plan");
-    for behaviour in ["trap", "loop", "memory-bomb", "reclassify", "huge-answer", "wrong-count"] {
+    for behaviour in [
+        "trap",
+        "loop",
+        "memory-bomb",
+        "reclassify",
+        "huge-answer",
+        "wrong-count",
+    ] {
         let mut set = hostile(
             &format!("{{behaviour: {behaviour}, size: 100000}}"),
             "    on-error: fail-open\n    limits: {fuel: 5000000, memory: 8MiB}\n",
@@ -156,7 +182,9 @@ fn a_review_veto_of_a_change_that_does_not_exist_is_refused() {
     let mut set = hostile("{behaviour: veto-stranger, hooks: [review]}", "");
     let error = session_error(reconciler().reconcile_core_with(&group(6), &mut set));
     assert!(
-        error.contains("plugin hostile 0.2.0 failed at review: answered something invalid: vetoes change"),
+        error.contains(
+            "plugin hostile 0.2.0 failed at review: answered something invalid: vetoes change"
+        ),
         "{error}"
     );
 }
@@ -175,7 +203,10 @@ fn a_plugin_built_for_0_1_is_loaded_and_adapted_slot_by_slot() {
         .iter()
         .map(|a| (a.slot, a.reason.as_str()))
         .collect();
-    assert_eq!(held, vec![(Some(2), "held by a 0.1 plugin: web-2 in web/2")]);
+    assert_eq!(
+        held,
+        vec![(Some(2), "held by a 0.1 plugin: web-2 in web/2")]
+    );
 }
 
 #[test]
@@ -195,16 +226,19 @@ fn failing_reconciles_do_not_use_up_the_pooled_instances() {
     assert_eq!(plan.groups[0].placements.len(), 1);
 }
 
-/// The error loading a plugin file holding `bytes` gives.
+/// The error a reconcile consulting a plugin file holding `bytes` ends
+/// with: the host keeps a plugin it cannot load, with why, and the session
+/// refuses to go on without it.
 fn refusal(name: &str, bytes: &[u8]) -> String {
     let dir = std::env::temp_dir().join(format!("slotwise-hostile-{}-{name}", std::process::id()));
     std::fs::create_dir_all(&dir).expect("a writable temp dir");
     let path = dir.join(name);
     std::fs::write(&path, bytes).expect("a writable temp dir");
     let yaml = format!("plugins:\n  - path: {}\n", path.display());
-    let error = plugins(&yaml).err().map(|e| e.to_string());
+    let mut set = plugins(&yaml).expect("the sandbox is set up");
     let _ = std::fs::remove_dir_all(&dir);
-    error.unwrap_or_else(|| panic!("{name} was loaded"))
+    assert_eq!(set.unloaded().len(), 1, "{name} was loaded");
+    session_error(reconciler().reconcile_core_with(&group(3), &mut set))
 }
 
 #[test]
@@ -246,10 +280,9 @@ fn a_plugin_that_traps_when_asked_who_it_is_is_refused() {
 #[test]
 fn a_plugin_that_cannot_be_loaded_and_fails_open_is_reported_in_every_plan() {
     let reconciler = reconciler();
-    let mut set = plugins(
-        "plugins:\n  - path: tests/hostile/core-module.wasm\n    on-error: fail-open\n",
-    )
-    .expect("a fail-open plugin that cannot load is left out");
+    let mut set =
+        plugins("plugins:\n  - path: tests/hostile/core-module.wasm\n    on-error: fail-open\n")
+            .expect("a fail-open plugin that cannot load is left out");
     for _ in 0..2 {
         let plan = reconciler
             .reconcile_core_with(&group(3), &mut set)

@@ -189,7 +189,8 @@ allocations:
 ";
     let plain = reconcile(&input(text)).expect("a plan");
     assert_eq!(plain.groups[0].placements.len(), 1);
-    let mut session = Session::open(input(text), vec![plugin("budget", &[Hook::Review])]).expect("opens");
+    let mut session =
+        Session::open(input(text), vec![plugin("budget", &[Hook::Review])]).expect("opens");
     let (plan, _) = drive(&mut session, |_, b| match b {
         Batch::Review(_) => reply(Answers::Review(vec![Veto {
             change: 0,
@@ -201,7 +202,10 @@ allocations:
     assert!(web.placements.is_empty() && web.stops.is_empty(), "{web:?}");
     assert_eq!(web.counters.place, 0);
     let action = &plan.policy_actions[0];
-    assert_eq!((action.plugin.as_str(), action.slot, action.applied), ("budget", Some(2), true));
+    assert_eq!(
+        (action.plugin.as_str(), action.slot, action.applied),
+        ("budget", Some(2), true)
+    );
 }
 
 #[test]
@@ -218,20 +222,38 @@ fn log_lines_are_kept_in_the_plan_with_the_plugin_and_hook_in_order() {
     let logs: Vec<(String, String, Option<String>, String)> = plan
         .plugin_logs
         .iter()
-        .map(|l| (l.plugin.clone(), l.hook.clone(), l.group.clone(), l.message.clone()))
+        .map(|l| {
+            (
+                l.plugin.clone(),
+                l.hook.clone(),
+                l.group.clone(),
+                l.message.clone(),
+            )
+        })
         .collect();
     let line = |p: &str, g: &str, n: u32| {
-        (p.to_string(), "pre-slot".to_string(), Some(g.to_string()), format!("line of {n}"))
+        (
+            p.to_string(),
+            "pre-slot".to_string(),
+            Some(g.to_string()),
+            format!("line of {n}"),
+        )
     };
     assert_eq!(
         logs,
-        vec![line("a", "web", 0), line("b", "web", 1), line("a", "api", 0), line("b", "api", 1)]
+        vec![
+            line("a", "web", 0),
+            line("b", "web", 1),
+            line("a", "api", 0),
+            line("b", "api", 1)
+        ]
     );
 }
 
 /// The error a session ends with when plugin `p` answers pre-slot with `garble` applied.
 fn refusal(garble: impl Fn(&mut Vec<PreSlotAnswer>)) -> String {
-    let mut session = Session::open(input(TWO_GROUPS), vec![plugin("p", &[Hook::PreSlot])]).expect("opens");
+    let mut session =
+        Session::open(input(TWO_GROUPS), vec![plugin("p", &[Hook::PreSlot])]).expect("opens");
     let Ok(Progress::Ask(q)) = session.next(None) else {
         panic!("a question comes first");
     };
@@ -252,9 +274,15 @@ fn answers_of_the_wrong_count_order_or_slot_are_refused_naming_the_plugin() {
     });
     assert!(short.contains("plugin p 1.0.0 failed at pre-slot (group web): answered something invalid: gave 2 answers for 3 slots"), "{short}");
     let reversed = refusal(|a| a.reverse());
-    assert!(reversed.contains("answers slot 2 where slot 0 is due"), "{reversed}");
+    assert!(
+        reversed.contains("answers slot 2 where slot 0 is due"),
+        "{reversed}"
+    );
     let unknown = refusal(|a| a[2].slot = 9);
-    assert!(unknown.contains("(group web, slot 2)") && unknown.contains("answers slot 9"), "{unknown}");
+    assert!(
+        unknown.contains("(group web, slot 2)") && unknown.contains("answers slot 9"),
+        "{unknown}"
+    );
 }
 
 #[test]
@@ -283,10 +311,12 @@ fn a_failure_of_a_plugin_that_fails_open_is_reported_and_it_is_not_asked_again()
 
 #[test]
 fn a_session_refuses_to_be_driven_wrongly() {
-    let mut session = Session::open(input(TWO_GROUPS), vec![plugin("p", &[Hook::PreSlot])]).expect("opens");
+    let mut session =
+        Session::open(input(TWO_GROUPS), vec![plugin("p", &[Hook::PreSlot])]).expect("opens");
     let early = session.next(Some(reply(Answers::Review(Vec::new()))));
     assert!(early.is_err_and(|e| e.message.contains("nothing was asked")));
-    let mut session = Session::open(input(TWO_GROUPS), vec![plugin("p", &[Hook::PreSlot])]).expect("opens");
+    let mut session =
+        Session::open(input(TWO_GROUPS), vec![plugin("p", &[Hook::PreSlot])]).expect("opens");
     assert!(matches!(session.next(None), Ok(Progress::Ask(_))));
     let missing = session.next(None);
     assert!(missing.is_err_and(|e| e.message.contains("awaits its reply")));
@@ -296,7 +326,10 @@ fn a_session_refuses_to_be_driven_wrongly() {
 
 #[test]
 fn a_session_refuses_two_plugins_of_one_name() {
-    let twins = vec![plugin("p", &[Hook::PreSlot]), plugin("p", &[Hook::PostSlot])];
+    let twins = vec![
+        plugin("p", &[Hook::PreSlot]),
+        plugin("p", &[Hook::PostSlot]),
+    ];
     let refused = Session::open(input(TWO_GROUPS), twins);
     assert!(refused.is_err_and(|e| e.field == "plugins[1].name"));
 }

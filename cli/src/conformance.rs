@@ -4,9 +4,10 @@ use anyhow::{Context, Result};
 use slotwise_host::component::{ComponentReconciler, HostError};
 use slotwise_host::plugin_wit::types as host_types;
 use slotwise_host::plugins::sandbox::{self, Limits};
-use slotwise_host::plugins::{PluginConfig, PluginSet, Relay as HostRelay};
+use slotwise_host::plugins::{PluginConfig, PluginSet};
 use slotwise_host::transcode::transcode;
 use slotwise_host::wit;
+use slotwise_host::Relay as HostRelay;
 use slotwise_reconciler as core;
 use slotwise_reconciler::Relay as _;
 use slotwise_scenario::{Failure, Mode, OnError, PluginEntry, Scenario, ScriptedRelay, Syntax};
@@ -131,7 +132,11 @@ pub fn plugin_configs(entries: &[PluginEntry]) -> Vec<PluginConfig> {
                 limits: Limits {
                     fuel: e.limits.fuel.unwrap_or(sandbox::DEFAULT_FUEL),
                     memory: e.limits.memory.map_or(sandbox::DEFAULT_MEMORY, |m| m.0),
-                    deadline: e.limits.deadline.as_ref().map_or(sandbox::DEFAULT_DEADLINE, nanos),
+                    deadline: e
+                        .limits
+                        .deadline
+                        .as_ref()
+                        .map_or(sandbox::DEFAULT_DEADLINE, nanos),
                     reconcile_deadline: e
                         .limits
                         .reconcile_deadline
@@ -152,12 +157,18 @@ impl HostRelay for LibraryRelay<'_> {
         transcode(&self.0.consulted()).unwrap_or_default()
     }
 
-    fn answer(&mut self, plugin: u32, batch: &host_types::Batch, kept: &[host_types::Kept]) -> wit::Reply {
-        let mut across = || -> std::result::Result<wit::Reply, slotwise_host::transcode::TranscodeError> {
-            let batch: core::plugin::Batch = transcode(batch)?;
-            let kept: Vec<core::plugin::Kept> = transcode(kept)?;
-            transcode(&self.0.answer(plugin, &batch, &kept))
-        };
+    fn answer(
+        &mut self,
+        plugin: u32,
+        batch: &host_types::Batch,
+        kept: &[host_types::Kept],
+    ) -> wit::Reply {
+        let mut across =
+            || -> std::result::Result<wit::Reply, slotwise_host::transcode::TranscodeError> {
+                let batch: core::plugin::Batch = transcode(batch)?;
+                let kept: Vec<core::plugin::Kept> = transcode(kept)?;
+                transcode(&self.0.answer(plugin, &batch, &kept))
+            };
         across().unwrap_or_else(|e| untranslatable(e.to_string()))
     }
 }
@@ -173,20 +184,19 @@ impl core::Relay for HostRelayInLibrary<'_> {
         batch: &core::plugin::Batch,
         kept: &[core::plugin::Kept],
     ) -> core::Reply {
-        let mut across = || -> std::result::Result<core::Reply, slotwise_host::transcode::TranscodeError> {
-            let batch: host_types::Batch = transcode(batch)?;
-            let kept: Vec<host_types::Kept> = transcode(kept)?;
-            transcode(&self.0.answer(plugin, &batch, &kept))
-        };
-        across().unwrap_or_else(|e| {
-            core::Reply {
-                outcome: Err(core::Failure {
-                    kind: core::FailureKind::Load,
-                    message: e.to_string(),
-                }),
-                logs: Vec::new(),
-                usage: None,
-            }
+        let mut across =
+            || -> std::result::Result<core::Reply, slotwise_host::transcode::TranscodeError> {
+                let batch: host_types::Batch = transcode(batch)?;
+                let kept: Vec<host_types::Kept> = transcode(kept)?;
+                transcode(&self.0.answer(plugin, &batch, &kept))
+            };
+        across().unwrap_or_else(|e| core::Reply {
+            outcome: Err(core::Failure {
+                kind: core::FailureKind::Load,
+                message: e.to_string(),
+            }),
+            logs: Vec::new(),
+            usage: None,
         })
     }
 }
@@ -243,7 +253,11 @@ pub fn reconcile_once(
         (Consulted::Nothing, Some(c)) => Ok(c.reconcile_core(input)?.map_err(RunFailure::Input)),
         (Consulted::Scripted(s), None) => {
             let plugins = s.consulted();
-            Ok(from_library(core::reconcile_with(input.clone(), plugins, *s)))
+            Ok(from_library(core::reconcile_with(
+                input.clone(),
+                plugins,
+                *s,
+            )))
         }
         (Consulted::Scripted(s), Some(c)) => {
             settle(c.reconcile_core_with(input, &mut LibraryRelay(s)))
@@ -329,9 +343,7 @@ fn settle(
 ) -> Result<std::result::Result<core::Plan, RunFailure>> {
     match run {
         Ok(outcome) => Ok(outcome.map_err(RunFailure::Input)),
-        Err(e @ (HostError::Session(_) | HostError::PluginLoad(_))) => {
-            Ok(Err(RunFailure::Policy(e.to_string())))
-        }
+        Err(e @ HostError::Session(_)) => Ok(Err(RunFailure::Policy(e.to_string()))),
         Err(e) => Err(e.into()),
     }
 }

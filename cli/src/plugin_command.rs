@@ -70,8 +70,7 @@ fn entry(file: &Path, settings: &str) -> Result<PluginConfig> {
             .with_context(|| format!("cannot read the settings file {path}"))?,
         None => settings.to_string(),
     };
-    let value: serde_json::Value =
-        serde_json::from_str(&text).context("--settings is not JSON")?;
+    let value: serde_json::Value = serde_json::from_str(&text).context("--settings is not JSON")?;
     Ok(PluginConfig {
         path: Some(file.to_path_buf()),
         settings: value.to_string(),

@@ -1,8 +1,6 @@
 //! Checking a plugin's raw answers against the batch they answer, before they are composed with others: their hook, count, order, what they name, and their size.
 
-use crate::plugin::{
-    Answers, Hook, PostSlotDecision, PreSlotDecision, PromotionDecision, Span,
-};
+use crate::plugin::{Answers, Hook, PostSlotDecision, PreSlotDecision, PromotionDecision, Span};
 use crate::views::{standing, Shown};
 
 /// Text one answer on one item may hold; over it the answer is refused, so
@@ -156,7 +154,9 @@ fn order(named: u32, at: usize, item: &str) -> Result<(), Invalid> {
     }
     Err(Invalid::at(
         at,
-        format!("answers {item} {named} where {item} {at} is due; answers follow the batch's order"),
+        format!(
+            "answers {item} {named} where {item} {at} is due; answers follow the batch's order"
+        ),
     ))
 }
 

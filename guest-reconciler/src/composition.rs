@@ -185,13 +185,26 @@ fn post_slot(
                     ruling::PostSlot::Veto(why) => (PolicyVerdict::Vetoed, why),
                     ruling::PostSlot::Defer { reason, .. } => (PolicyVerdict::Deferred, reason),
                 };
-                let action = monitored(shown, answer.plugin, slot.group, Some(slot.index), verdict, why);
+                let action = monitored(
+                    shown,
+                    answer.plugin,
+                    slot.group,
+                    Some(slot.index),
+                    verdict,
+                    why,
+                );
                 ruling.monitored.push(action);
                 continue;
             }
             let replaces = match (&ruling.ruled, &decision) {
                 (None, _) => true,
-                (Some(Ruled { decision: ruling::PostSlot::Veto(_), .. }), _) => false,
+                (
+                    Some(Ruled {
+                        decision: ruling::PostSlot::Veto(_),
+                        ..
+                    }),
+                    _,
+                ) => false,
                 (Some(_), ruling::PostSlot::Veto(_)) => true,
                 (
                     Some(Ruled {
@@ -229,7 +242,9 @@ fn promotion(shown: &Shown, answers: Vec<Answer>) -> Vec<Ruling<ruling::Promotio
         for (at, decision) in list.into_iter().enumerate() {
             let (decision, verdict) = match decision {
                 PromotionDecision::Abstain => continue,
-                PromotionDecision::Promote(w) => (ruling::Promotion::Promote(w), PolicyVerdict::Promoted),
+                PromotionDecision::Promote(w) => {
+                    (ruling::Promotion::Promote(w), PolicyVerdict::Promoted)
+                }
                 PromotionDecision::Wait(w) => (ruling::Promotion::Wait(w), PolicyVerdict::Waited),
                 PromotionDecision::Fail(w) => (ruling::Promotion::Fail(w), PolicyVerdict::Failed),
             };

@@ -1,29 +1,10 @@
 //! Promotion: canaries awaiting promotion are put to whoever wants a say, and a proposal to promote is applied only when the guards allow it.
 
-use crate::candidate::Candidate;
+use crate::candidate::gather;
 use crate::pipeline::Outcome;
-use crate::reconcile::{gather, JobRun};
 use crate::ruling::{Promotion as Call, Ruling, Rulings};
+use crate::run::{Awaiting, JobRun};
 use crate::{DeploymentStatus, PolicyAction, PolicyVerdict, Promotion, Reason};
-
-/// A group of the current deployment whose canaries await promotion.
-pub(crate) struct Awaiting<'a> {
-    /// The deployment's identifier.
-    pub(crate) deployment: &'a str,
-    pub(crate) group: &'a str,
-    pub(crate) desired_canaries: u32,
-    /// Its canaries still running, in slot order.
-    pub(crate) canaries: Vec<Candidate<'a>>,
-}
-
-impl Awaiting<'_> {
-    fn healthy(&self) -> usize {
-        self.canaries
-            .iter()
-            .filter(|c| c.observed().health.as_ref().and_then(|h| h.healthy) == Some(true))
-            .count()
-    }
-}
 
 /// The promotion step: when someone wants a say, pauses with every group of
 /// the current deployment whose canaries await promotion, and applies what

@@ -4,19 +4,16 @@
 //! resume there with the caller's rulings: it keeps its whole state between,
 //! so nothing is computed twice.
 
-use crate::candidate::Candidate;
+use crate::candidate::gather;
 use crate::deployment::Deployments;
 use crate::group::{Context, GroupRun};
-use crate::pipeline::{self, Flow, Outcome, Reporting, Step};
-use crate::policy::{GroupVersions, Policy};
-use crate::promotion::Awaiting;
+use crate::pipeline::{self, Flow, Outcome, Step};
 use crate::retire::{retire, Retirement};
-use crate::ruling::{Point, Rulings, Wants};
+use crate::ruling::{Point, Wants};
+use crate::run::{finish_groups, Decided, JobRun};
 use crate::{
-    phrasing, validation, GroupAllocations, GroupPlan, InputError, Job, JobType, NewDeployment,
-    Plan, PolicyAction, ReconcileInput, SlotExt, StepReport, StepStatus,
+    phrasing, validation, InputError, Job, JobType, Plan, ReconcileInput, StepReport, StepStatus,
 };
-use std::collections::BTreeMap;
 
 /// Decides what must change for the job described by `input`, with no
 /// policy consulted.
@@ -35,90 +32,7 @@ pub fn reconcile(input: &ReconcileInput) -> Result<Plan, InputError> {
     Ok(run.finish())
 }
 
-/// The plugin data the plan carries: what the input carried, with `fresh`
-/// data in place of earlier data for the same plugin and slot, sorted by
-/// plugin, group and slot.
-pub(crate) fn carried_ext(input: &[SlotExt], fresh: Vec<SlotExt>) -> Vec<SlotExt> {
-    let key = |e: &SlotExt| (e.plugin.clone(), e.group.clone(), e.slot);
-    let mut by_key: BTreeMap<(String, String, u32), SlotExt> =
-        input.iter().map(|e| (key(e), e.clone())).collect();
-    for e in fresh {
-        by_key.insert(key(&e), e);
-    }
-    by_key.into_values().collect()
-}
-
-/// A group as the run has it once its steps ended: its plan, or its run
-/// kept whole until the review of the plan is over.
-pub(crate) enum Decided<'a> {
-    Plan(GroupPlan),
-    Run(Box<GroupRun<'a>>),
-}
-
-/// The state of a job's run, kept between pauses.
-pub(crate) struct JobRun<'a> {
-    pub(crate) input: &'a ReconcileInput,
-    pub(crate) job: Option<&'a Job>,
-    /// The hook points the run pauses at.
-    pub(crate) wants: Wants,
-    /// What the caller ruled at the hook point the run paused at.
-    pub(crate) rulings: Option<Rulings>,
-    pub(crate) deployments: Deployments<'a>,
-    pub(crate) promotions: Vec<crate::Promotion>,
-    /// What policies did, in the order they were asked.
-    pub(crate) actions: Vec<PolicyAction>,
-    /// Deployment groups whose canaries await promotion, once known.
-    pub(crate) awaiting: Vec<Awaiting<'a>>,
-    /// The group being decided, paused at a hook point.
-    pub(crate) current: Option<Box<GroupRun<'a>>>,
-    /// The groups decided so far, in order.
-    pub(crate) decided: Vec<Decided<'a>>,
-    /// The groups still to decide, once the groups step started.
-    names: Option<Vec<&'a str>>,
-    next_group: usize,
-    /// The job step to run next.
-    cursor: usize,
-    complete: bool,
-    deployment: Option<NewDeployment>,
-    reports: Vec<StepReport>,
-}
-
-impl<'a> JobRun<'a> {
-    /// A run of `input`, which must be valid, pausing where `wants` says.
-    pub(crate) fn new(input: &'a ReconcileInput, wants: Wants) -> Self {
-        Self {
-            input,
-            job: input.job.as_ref(),
-            wants,
-            rulings: None,
-            deployments: Deployments::new(None, None),
-            promotions: Vec::new(),
-            actions: Vec::new(),
-            awaiting: Vec::new(),
-            current: None,
-            decided: Vec::new(),
-            names: None,
-            next_group: 0,
-            cursor: 0,
-            complete: true,
-            deployment: None,
-            reports: vec![StepReport {
-                step: "validate".into(),
-                group: None,
-                status: StepStatus::Done,
-                message: format!(
-                    "{} in {} on {}",
-                    phrasing::count(
-                        input.allocations.iter().map(|g| g.allocations.len()).sum(),
-                        "allocation"
-                    ),
-                    phrasing::count(input.allocations.len(), "group"),
-                    phrasing::count(input.nodes.len(), "node")
-                ),
-            }],
-        }
-    }
-
+impl JobRun<'_> {
     /// Runs the job's steps from where the run stopped, until one pauses
     /// at a hook point or the run is over. Before calling it again, the
     /// caller gives its rulings for that hook point in `rulings`.
@@ -136,52 +50,6 @@ impl<'a> JobRun<'a> {
         }
         let steps = steps();
         Point::of_step(steps.get(self.cursor)?.name)
-    }
-
-    /// The plan of a run that is over; what the run held goes into it.
-    pub(crate) fn finish(&mut self) -> Plan {
-        finish_groups(self);
-        Plan {
-            groups: std::mem::take(&mut self.decided)
-                .into_iter()
-                .map(|d| match d {
-                    Decided::Plan(plan) => plan,
-                    Decided::Run(g) => g.finish().0,
-                })
-                .collect(),
-            deployment: self.deployment.take(),
-            deployment_updates: std::mem::take(&mut self.deployments.updates),
-            promotions: std::mem::take(&mut self.promotions),
-            policy_actions: std::mem::take(&mut self.actions),
-            plugin_failures: Vec::new(),
-            steps: std::mem::take(&mut self.reports),
-            ext: carried_ext(&self.input.ext, Vec::new()),
-            plugin_logs: Vec::new(),
-        }
-    }
-
-    /// The groups kept for review that have proposed changes, by their
-    /// position in `decided`, with the slots that have them.
-    pub(crate) fn review_items(&self) -> Vec<(usize, Vec<u32>)> {
-        self.decided
-            .iter()
-            .enumerate()
-            .filter_map(|(at, d)| match d {
-                Decided::Run(g) => Some((at, g.post_slot_items())),
-                Decided::Plan(_) => None,
-            })
-            .filter(|(_, slots)| !slots.is_empty())
-            .collect()
-    }
-}
-
-impl Reporting for JobRun<'_> {
-    fn reports(&mut self) -> &mut Vec<StepReport> {
-        &mut self.reports
-    }
-
-    fn group(&self) -> Option<String> {
-        None
     }
 }
 
@@ -293,7 +161,8 @@ fn groups(run: &mut JobRun) -> Outcome {
         let mut candidates = gather(input, Some(job), name);
         match job.groups.iter().find(|g| g.name == name) {
             Some(spec) if spec.count > 0 => {
-                let deployments = std::mem::replace(&mut run.deployments, Deployments::new(None, None));
+                let deployments =
+                    std::mem::replace(&mut run.deployments, Deployments::new(None, None));
                 let g = GroupRun::new(ctx, deployments, spec, candidates, run.wants);
                 run.current = Some(Box::new(g));
             }
@@ -318,21 +187,6 @@ fn groups(run: &mut JobRun) -> Outcome {
         "{} reconciled",
         phrasing::count(run.decided.len(), "group")
     ))
-}
-
-/// Turns the groups kept for review into plans, in place.
-pub(crate) fn finish_groups(run: &mut JobRun) {
-    for d in run.decided.iter_mut() {
-        if let Decided::Run(_) = d {
-            let Decided::Run(g) = std::mem::replace(d, Decided::Plan(crate::group::empty_plan("")))
-            else {
-                continue;
-            };
-            let (plan, complete) = g.finish();
-            run.complete &= complete;
-            *d = Decided::Plan(plan);
-        }
-    }
 }
 
 fn deployment_status(run: &mut JobRun) -> Outcome {
@@ -363,36 +217,4 @@ fn group_names<'a>(input: &'a ReconcileInput, job: Option<&'a Job>) -> Vec<&'a s
         }
     }
     names
-}
-
-/// The candidates of group `name`, sorted by slot, then by creation, then by
-/// identifier: the order every later tie is broken in.
-pub(crate) fn gather<'a>(
-    input: &'a ReconcileInput,
-    job: Option<&'a Job>,
-    name: &str,
-) -> Vec<Candidate<'a>> {
-    let versions = GroupVersions::new(job, name);
-    let allocations = input
-        .allocations
-        .iter()
-        .find(|g| g.group == name)
-        .map_or(&[][..], |g: &GroupAllocations| &g.allocations);
-    let mut candidates: Vec<Candidate<'a>> = allocations
-        .iter()
-        .map(|a| {
-            // Validation guarantees the node exists.
-            let node = &input.nodes[a.spec.node as usize];
-            let policy = Policy::new(versions.for_allocation(&a.spec));
-            Candidate::new(a, node, policy, input.explain)
-        })
-        .collect();
-    candidates.sort_by(|a, b| {
-        (a.index(), a.alloc.spec.create_index, a.id()).cmp(&(
-            b.index(),
-            b.alloc.spec.create_index,
-            b.id(),
-        ))
-    });
-    candidates
 }

@@ -6,8 +6,8 @@
 
 use crate::group::withdraw;
 use crate::pipeline::Outcome;
-use crate::reconcile::{Decided, JobRun};
 use crate::ruling::{ReviewVeto, Rulings};
+use crate::run::{Decided, JobRun};
 use crate::{PolicyAction, PolicyVerdict};
 use std::collections::BTreeSet;
 

@@ -8,13 +8,12 @@ use crate::answers::{self, hook_name, Checked};
 use crate::composition::{self, Answer};
 use crate::pipeline::Flow;
 use crate::plugin::{Batch, Hook, Kept, ViewParts};
-use crate::reconcile::{carried_ext, JobRun};
 use crate::ruling::{Point, Wants};
+use crate::run::{carried_ext, JobRun};
 use crate::views::{self, Shown};
 use crate::{
-    phrasing, Consulted, Failure, FailureKind, InputError, Mode, Plan, PluginFailure,
-    PluginLog, Progress, Question, ReconcileInput, Reply, SessionError, SlotExt, StepReport,
-    StepStatus,
+    phrasing, Consulted, Failure, FailureKind, InputError, Mode, Plan, PluginFailure, PluginLog,
+    Progress, Question, ReconcileInput, Reply, SessionError, SlotExt, StepReport, StepStatus,
 };
 
 /// Log lines one call may leave; past them the call fails as too large.
@@ -288,7 +287,9 @@ impl Session {
                 .enumerate()
                 .filter_map(|(at, slot)| {
                     let group = &shown.groups[slot.group];
-                    let e = own.iter().find(|e| &e.group == group && e.slot == slot.index)?;
+                    let e = own
+                        .iter()
+                        .find(|e| &e.group == group && e.slot == slot.index)?;
                     Some(Kept {
                         slot: at as u32,
                         data: e.data.clone(),
@@ -503,4 +504,3 @@ fn driving(message: &str) -> SessionError {
         message: message.to_string(),
     }
 }
-

@@ -30,10 +30,11 @@ mod promotion;
 mod reconcile;
 mod reconnect_strategy;
 mod relay;
-mod review;
-mod ruling;
 mod reschedule;
 mod retire;
+mod review;
+mod ruling;
+mod run;
 mod session;
 mod slot;
 #[cfg(test)]

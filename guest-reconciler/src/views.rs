@@ -7,9 +7,8 @@
 use crate::candidate::{Candidate, Standing};
 use crate::group::{changes_by_slot, ChangeKind, GroupRun, Proposed};
 use crate::plugin::{self, Batch, Hook, SlotBatch, SlotKey, Span, ViewParts};
-use crate::promotion::Awaiting;
-use crate::reconcile::{Decided, JobRun};
 use crate::ruling::Point;
+use crate::run::{Awaiting, Decided, JobRun};
 use crate::{Classification, ClientStatus, NodeStatus, Timestamp, UpdateKind};
 
 /// No optional part: what a plugin that reads none of them gets.

@@ -1,6 +1,6 @@
 //! Running the reconciler component: loading it once, then a fresh instance for every reconcile.
 
-use crate::plugins::Relay;
+use crate::relay::Relay;
 use crate::transcode::{transcode, TranscodeError};
 use crate::wit;
 use sha2::{Digest, Sha256};
@@ -30,9 +30,6 @@ pub enum HostError {
     /// Values could not cross between the library's and the host's types.
     #[error(transparent)]
     Transcode(#[from] TranscodeError),
-    /// A plugin could not be loaded.
-    #[error(transparent)]
-    PluginLoad(#[from] crate::plugins::loading::LoadError),
     /// The reconciler ended the session: a plugin that does not fail open
     /// failed or answered something invalid, or the host erred.
     #[error("{}", session_message(.0))]
@@ -256,7 +253,9 @@ impl ComponentReconciler {
                 batch = question.batch;
             }
             let Some(asked) = batch.as_ref() else {
-                return Err(HostError::Call("the first question carried no batch".into()));
+                return Err(HostError::Call(
+                    "the first question carried no batch".into(),
+                ));
             };
             reply = Some(relay.answer(question.plugin, asked, &question.kept));
         }

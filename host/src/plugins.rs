@@ -14,29 +14,13 @@ pub mod usage;
 pub use config::PluginConfig;
 
 use crate::plugin_wit::types::{Batch, Hook, Kept};
+use crate::relay::Relay;
 use crate::wit::{Consulted, Failure, FailureKind, Mode, Reply, Usage as Used};
 use loading::{Bound, Live, LoadError, LoadedPlugin};
 use sandbox::{Deadline, Sandbox};
 use std::path::Path;
 use std::time::Instant;
 use usage::Usage;
-
-/// A host's side of a session: it knows the plugins and calls them, and
-/// decides nothing.
-pub trait Relay {
-    /// The plugins, as the session is opened with them.
-    fn consulted(&self) -> Vec<Consulted>;
-
-    /// A reconcile starts.
-    fn begin(&mut self) {}
-
-    /// The reply of plugin `plugin` (its position in `consulted`) to
-    /// `batch`, given the bytes it kept for the batch's slots.
-    fn answer(&mut self, plugin: u32, batch: &Batch, kept: &[Kept]) -> Reply;
-
-    /// The reconcile ended, with a plan or without.
-    fn end(&mut self) {}
-}
 
 /// The plugins a host runs, in the order they are asked.
 pub struct PluginSet {
@@ -51,8 +35,8 @@ pub struct PluginSet {
 /// A plugin named in the configuration.
 enum Entry {
     Loaded(Box<LoadedPlugin>),
-    /// A plugin that fails open and could not be loaded: every plan says so.
-    Unloaded(LoadError, bool),
+    /// A plugin that could not be loaded, why, and how it was configured.
+    Unloaded(LoadError, PluginConfig),
 }
 
 /// A plugin's state in the current reconcile.
@@ -77,40 +61,29 @@ impl PluginSet {
     /// Loads the plugins `configs` list. Relative paths start from `base`;
     /// shipped plugins are looked up in `shipped`.
     ///
+    /// A plugin that cannot be loaded is kept, with why: the session it is
+    /// consulted in decides what that means (the end of the reconcile when
+    /// it fails closed, a line in the plan when it fails open).
+    ///
     /// # Errors
-    /// When a fail-closed plugin cannot be loaded, or two plugins go by the
-    /// same name. A fail-open plugin that cannot be loaded is left out, and
-    /// every plan reports it.
+    /// When the sandbox's engine cannot be set up.
     pub fn load(
         configs: &[PluginConfig],
         base: &Path,
         shipped: &Path,
     ) -> Result<Self, crate::HostError> {
         let sandbox = Sandbox::new()?;
-        let mut entries: Vec<Entry> = Vec::new();
-        for config in configs {
-            let loaded = loading::file_of(config, base, shipped)
-                .and_then(|path| loading::load(&sandbox, config, &path));
-            let loaded = loaded.and_then(|p| {
-                let taken = entries.iter().any(|e| match e {
-                    Entry::Loaded(q) => q.name == p.name,
-                    Entry::Unloaded(..) => false,
-                });
-                match taken {
-                    true => Err(LoadError {
-                        plugin: p.name.clone(),
-                        version: Some(p.metadata.version.clone()),
-                        cause: "another plugin goes by the same name; give one a `name`".into(),
-                    }),
-                    false => Ok(p),
+        let entries: Vec<Entry> = configs
+            .iter()
+            .map(|config| {
+                let loaded = loading::file_of(config, base, shipped)
+                    .and_then(|path| loading::load(&sandbox, config, &path));
+                match loaded {
+                    Ok(p) => Entry::Loaded(Box::new(p)),
+                    Err(e) => Entry::Unloaded(e, config.clone()),
                 }
-            });
-            match loaded {
-                Ok(p) => entries.push(Entry::Loaded(Box::new(p))),
-                Err(e) if config.fails_open() => entries.push(Entry::Unloaded(e, config.monitor)),
-                Err(e) => return Err(crate::HostError::PluginLoad(e)),
-            }
-        }
+            })
+            .collect();
         let lifetime = vec![Usage::default(); entries.len()];
         Ok(Self {
             sandbox,
@@ -118,6 +91,17 @@ impl PluginSet {
             lifetime,
             round: Vec::new(),
         })
+    }
+
+    /// The plugins that could not be loaded, with why, in order.
+    pub fn unloaded(&self) -> Vec<&LoadError> {
+        self.entries
+            .iter()
+            .filter_map(|e| match e {
+                Entry::Unloaded(error, _) => Some(error),
+                Entry::Loaded(_) => None,
+            })
+            .collect()
     }
 
     /// The plugins loaded, in order.
@@ -199,17 +183,25 @@ impl Relay for PluginSet {
                     version: p.metadata.version.clone(),
                     hooks: p.metadata.hooks.clone(),
                     reads: p.reads(),
-                    mode: if p.monitor { Mode::Monitor } else { Mode::Enforce },
+                    mode: if p.monitor {
+                        Mode::Monitor
+                    } else {
+                        Mode::Enforce
+                    },
                     fail_open: p.fail_open,
                     unloaded: None,
                 },
-                Entry::Unloaded(error, monitor) => Consulted {
-                    name: error.plugin.clone(),
+                Entry::Unloaded(error, config) => Consulted {
+                    name: config.name.clone().unwrap_or_else(|| error.plugin.clone()),
                     version: error.version.clone().unwrap_or_default(),
                     hooks: Vec::new(),
                     reads: since_v0_1_0::every_part(),
-                    mode: if *monitor { Mode::Monitor } else { Mode::Enforce },
-                    fail_open: true,
+                    mode: if config.monitor {
+                        Mode::Monitor
+                    } else {
+                        Mode::Enforce
+                    },
+                    fail_open: config.fail_open,
                     unloaded: Some(error.cause.clone()),
                 },
             })
@@ -238,7 +230,11 @@ impl Relay for PluginSet {
     }
 
     fn end(&mut self) {
-        for (total, round) in self.lifetime.iter_mut().zip(std::mem::take(&mut self.round)) {
+        for (total, round) in self
+            .lifetime
+            .iter_mut()
+            .zip(std::mem::take(&mut self.round))
+        {
             total.add(&round.usage);
         }
     }

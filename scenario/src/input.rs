@@ -1,10 +1,10 @@
 //! Building the reconciler's input from a scenario file, filling in Nomad's test-fixture defaults.
 
+use crate::error::ScenarioError;
 use crate::file::{
     AllocFile, DeploymentFile, FingerprintFile, GroupFile, Indexes, JobFile, JobKind, Outdated,
     RescheduleFile, ScenarioFile, TaskStateFile, Transition, UpdateFile, UpdatePreset,
 };
-use crate::ScenarioError;
 use slotwise_reconciler::{
     Allocation, AllocationSpec, ClientStateChange, ClientStatus, DelayFunction, Deployment,
     DeploymentGroup, DeploymentHealth, DeploymentStatus, DesiredStatus, DesiredTransition,

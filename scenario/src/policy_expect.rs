@@ -1,7 +1,7 @@
 //! Checking what policies did to a plan: promotions, policy actions, carried plugin data and step reports.
 
 use crate::file::ExpectFile;
-use crate::wit_name;
+use crate::wit_name::wit_name;
 use slotwise_reconciler::Plan;
 
 /// Appends to `out` every way `plan` differs from what `want` says of policies.

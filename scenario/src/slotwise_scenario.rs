@@ -4,22 +4,28 @@
 //! a few lines; `docs/scenarios.md` describes the format and
 //! `docs/scenario.schema.json` is its JSON Schema.
 
+mod error;
 mod expect;
 mod file;
 mod input;
 mod plugins;
 mod policy;
 mod policy_expect;
+mod scripted_relay;
 mod time;
+mod wit_name;
 
+pub use error::ScenarioError;
 pub use expect::{Expectation, Failure};
 pub use file::ScenarioFile;
 pub use input::DEFAULT_NOW;
 pub use plugins::{
     fails_open, parse_size, ByteSize, LimitsFile, Mode, OnError, PluginEntry, PluginsFile,
 };
-pub use policy::{PolicyFile, ScriptedRelay};
+pub use policy::PolicyFile;
+pub use scripted_relay::ScriptedRelay;
 pub use time::{parse_duration, Duration};
+pub use wit_name::wit_name;
 
 use slotwise_reconciler::ReconcileInput;
 use std::path::Path;
@@ -38,18 +44,6 @@ pub struct Scenario {
     pub plugins: Vec<PluginEntry>,
     /// The plan expected, if any.
     pub expect: Option<Expectation>,
-}
-
-/// Why a scenario file cannot be used.
-#[derive(Debug, thiserror::Error)]
-pub enum ScenarioError {
-    /// Not well-formed YAML or JSON, or a field of the wrong shape; the
-    /// message names the field and the line.
-    #[error("{0}")]
-    Format(String),
-    /// Well-formed, but inconsistent.
-    #[error("{field}: {message}")]
-    Invalid { field: String, message: String },
 }
 
 /// The syntax of a scenario file.
@@ -141,12 +135,4 @@ pub fn parse_plugins(text: &str, syntax: Syntax) -> Result<PluginsFile, Scenario
                 .map_err(|e| ScenarioError::Format(format!("{}: {}", e.path(), e.inner())))
         }
     }
-}
-
-/// The WIT name of a contract enum value, as its JSON rendering spells it.
-pub fn wit_name<T: serde::Serialize>(value: &T) -> String {
-    serde_json::to_value(value)
-        .ok()
-        .and_then(|v| v.as_str().map(str::to_string))
-        .unwrap_or_default()
 }

@@ -9,7 +9,10 @@
 //! - `test`: every check CI runs.
 //! - `bench`: the benchmark, in release mode.
 //! - `playground`: the browser playground's static files, with the components it bundles.
+//! - `circles`: the check that no files import each other around a circle,
+//!   and that crates import only the layers below them.
 
+mod circles;
 mod component;
 mod playground;
 mod plugins;
@@ -32,8 +35,11 @@ fn main() -> Result<()> {
         Some("test") => test(&ws),
         Some("bench") => bench(&ws, &args[1..]),
         Some("playground") => playground::build(&ws),
+        Some("circles") => {
+            circles::check_showing(&ws, args.get(1).is_some_and(|a| a == "--imports"))
+        }
         _ => {
-            bail!("usage: cargo xtask <build | plugins | demo | test | bench [args] | playground>")
+            bail!("usage: cargo xtask <build | plugins | demo | test | bench [args] | playground | circles [--imports]>")
         }
     }
 }
@@ -79,6 +85,7 @@ fn demo(ws: &Workspace) -> Result<()> {
 
 fn test(ws: &Workspace) -> Result<()> {
     ws.step("formatting", || ws.cargo(&["fmt", "--all", "--check"]))?;
+    ws.step("circles and layers", || circles::check(ws))?;
     ws.step("lints", || {
         ws.cargo(&[
             "clippy",

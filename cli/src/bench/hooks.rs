@@ -1,11 +1,12 @@
 //! Hook overhead: what asking plugins adds to a reconcile through the component, per hook call, on a 10,000-slot rolling update.
 
-use super::{human, rolling_update, time, Timing};
+use super::timing::{human, time, Timing};
+use super::workload::rolling_update;
 use anyhow::Result;
+use slotwise_host::plugins::PluginConfig;
 use slotwise_host::plugins::PluginSet;
 use slotwise_host::transcode::transcode;
 use slotwise_host::{wit, ComponentReconciler};
-use slotwise_host::plugins::PluginConfig;
 use std::path::Path;
 use std::time::Duration;
 

@@ -5,7 +5,7 @@
 //! (a rollout budget, say) is not handed to another slot in the same round,
 //! so the policy is never asked about changes it has not seen.
 
-use super::GroupRun;
+use super::run::GroupRun;
 use crate::followup::{batches, Purpose};
 use crate::pipeline::Outcome;
 use crate::ruling::{PostSlot, Ruling, Rulings};
@@ -116,7 +116,13 @@ pub(crate) fn changes_by_slot<'p>(plan: &'p GroupPlan) -> BTreeMap<u32, Vec<Prop
         // A migration is one change: its stop stands for it.
         if p.reason != Reason::Migrate {
             let previous = p.previous_allocation.as_ref();
-            add(p.name_index, ChangeKind::Place, previous, p.reason, &p.message);
+            add(
+                p.name_index,
+                ChangeKind::Place,
+                previous,
+                p.reason,
+                &p.message,
+            );
         }
     }
     for s in &plan.stops {
@@ -125,11 +131,23 @@ pub(crate) fn changes_by_slot<'p>(plan: &'p GroupPlan) -> BTreeMap<u32, Vec<Prop
         } else {
             ChangeKind::Stop
         };
-        add(s.name_index, kind, Some(&s.allocation), s.reason, &s.message);
+        add(
+            s.name_index,
+            kind,
+            Some(&s.allocation),
+            s.reason,
+            &s.message,
+        );
     }
     for d in &plan.destructive_updates {
         let kind = ChangeKind::DestructiveUpdate;
-        add(d.name_index, kind, Some(&d.allocation), d.reason, &d.message);
+        add(
+            d.name_index,
+            kind,
+            Some(&d.allocation),
+            d.reason,
+            &d.message,
+        );
     }
     let updates = [
         (ChangeKind::InPlaceUpdate, &plan.in_place_updates),
@@ -139,7 +157,13 @@ pub(crate) fn changes_by_slot<'p>(plan: &'p GroupPlan) -> BTreeMap<u32, Vec<Prop
     ];
     for (kind, list) in updates {
         for u in list {
-            add(u.name_index, kind, Some(&u.allocation), u.reason, &u.message);
+            add(
+                u.name_index,
+                kind,
+                Some(&u.allocation),
+                u.reason,
+                &u.message,
+            );
         }
     }
     by_slot

@@ -1,6 +1,6 @@
 //! Pre-slot: the slots of the group before it is decided are put to whoever wants a say, who may hold a slot, reclassify its candidates or choose how they update.
 
-use super::GroupRun;
+use super::run::GroupRun;
 use crate::candidate::Standing;
 use crate::pipeline::Outcome;
 use crate::ruling::{Adjusted, PreSlot, Ruling, Rulings};

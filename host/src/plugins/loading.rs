@@ -253,17 +253,16 @@ pub fn prepare(
             )));
         }
     }
-    let component = match (inspection.kind, component) {
-        (WasmKind::Component, Some(c)) => c,
-        (WasmKind::CoreModule, _) => {
-            return Err(refuse(
+    let component =
+        match (inspection.kind, component) {
+            (WasmKind::Component, Some(c)) => c,
+            (WasmKind::CoreModule, _) => return Err(refuse(
                 "is a core WebAssembly module, not a component; build it as a component of the \
                  slotwise:plugin world"
                     .into(),
-            ))
-        }
-        _ => return Err(refuse("is not WebAssembly".into())),
-    };
+            )),
+            _ => return Err(refuse("is not WebAssembly".into())),
+        };
     let Some(version) = inspection.version else {
         let found = if inspection.versions.is_empty() {
             format!(
@@ -305,15 +304,20 @@ pub fn prepare(
         .map_err(|e| refuse(format!("{e:#}")))?;
     let bad_export = |e: wasmtime::Error| refuse(format!("{e:#}"));
     let exports = if version == VERSION {
-        Exports::Current(
-            plugin::GuestIndices::new(&pre).map_err(|_| {
-                refuse(format!("does not export `{}` as this host reads it", interface("plugin", VERSION)))
-            })?,
-        )
+        Exports::Current(plugin::GuestIndices::new(&pre).map_err(|_| {
+            refuse(format!(
+                "does not export `{}` as this host reads it",
+                interface("plugin", VERSION)
+            ))
+        })?)
     } else {
         Exports::V1 {
-            plugin: v1::plugin::GuestIndices::new(&pre)
-                .map_err(|_| refuse(format!("does not export `{}`", interface("plugin", v1::VERSION))))?,
+            plugin: v1::plugin::GuestIndices::new(&pre).map_err(|_| {
+                refuse(format!(
+                    "does not export `{}`",
+                    interface("plugin", v1::VERSION)
+                ))
+            })?,
             pre_slot: has(&inspection, Hook::PreSlot)
                 .then(|| v1::pre_slot::GuestIndices::new(&pre))
                 .transpose()

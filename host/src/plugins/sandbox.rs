@@ -283,7 +283,9 @@ pub fn failure(e: &wasmtime::Error, limits: Limits, deadline: Deadline) -> Failu
                 group_digits(limits.fuel)
             ),
         ),
-        Some(Trap::Interrupt) if deadline.of_reconcile => (FailureKind::Deadline, out_of_time(limits)),
+        Some(Trap::Interrupt) if deadline.of_reconcile => {
+            (FailureKind::Deadline, out_of_time(limits))
+        }
         Some(Trap::Interrupt) => (
             FailureKind::Deadline,
             format!(

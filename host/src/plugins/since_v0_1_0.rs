@@ -77,7 +77,10 @@ impl Hooks {
                 Ok(Answers::PreSlot(answers))
             }
             Batch::PostSlot(b) => {
-                let guest = self.post_slot.as_ref().ok_or_else(|| missing("post-slot"))?;
+                let guest = self
+                    .post_slot
+                    .as_ref()
+                    .ok_or_else(|| missing("post-slot"))?;
                 let mut answers = Vec::with_capacity(b.slots.len());
                 for at in 0..b.slots.len() {
                     let proposal = v1::types::SlotProposal {
@@ -88,10 +91,12 @@ impl Hooks {
                     let decision = match answer.decision {
                         v1::types::PostSlotDecision::Accept => PostSlotDecision::Accept,
                         v1::types::PostSlotDecision::Veto(why) => PostSlotDecision::Veto(why),
-                        v1::types::PostSlotDecision::Defer(d) => PostSlotDecision::Defer(Deferral {
-                            until: d.until,
-                            reason: d.reason,
-                        }),
+                        v1::types::PostSlotDecision::Defer(d) => {
+                            PostSlotDecision::Defer(Deferral {
+                                until: d.until,
+                                reason: d.reason,
+                            })
+                        }
                     };
                     answers.push(PostSlotAnswer {
                         slot: at as u32,
@@ -102,7 +107,10 @@ impl Hooks {
                 Ok(Answers::PostSlot(answers))
             }
             Batch::Promotion(b) => {
-                let guest = self.promotion.as_ref().ok_or_else(|| missing("promotion"))?;
+                let guest = self
+                    .promotion
+                    .as_ref()
+                    .ok_or_else(|| missing("promotion"))?;
                 let mut answers = Vec::with_capacity(b.groups.len());
                 for (at, g) in b.groups.iter().enumerate() {
                     let first = g.canaries.first as usize;
@@ -208,7 +216,11 @@ fn changes(b: &SlotBatch, at: usize) -> wasmtime::Result<Vec<v1::types::Proposed
                     .candidate
                     .and_then(|p| b.candidates.get(p as usize))
                     .and_then(|c| c.allocation.clone()),
-                reason: b.reasons.get(c.reason as usize).cloned().unwrap_or_default(),
+                reason: b
+                    .reasons
+                    .get(c.reason as usize)
+                    .cloned()
+                    .unwrap_or_default(),
                 message: c.message.clone().unwrap_or_default(),
             })
         })

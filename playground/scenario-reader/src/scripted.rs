@@ -11,7 +11,12 @@ use slotwise_reconciler::Relay;
 /// # Errors
 /// When the scenario cannot be read or scripts no policy, or the batch is
 /// not one.
-pub fn scripted_reply(text: &str, syntax: Syntax, plugin: u32, batch: &str) -> Result<String, String> {
+pub fn scripted_reply(
+    text: &str,
+    syntax: Syntax,
+    plugin: u32,
+    batch: &str,
+) -> Result<String, String> {
     let scenario = slotwise_scenario::parse(text, syntax_of(syntax)).map_err(|e| e.to_string())?;
     let mut relay = scenario
         .policy

@@ -35,7 +35,8 @@ impl Gate {
                     if value > limit {
                         return PromotionDecision::Fail(format!(
                             "canary {}: {} is {value}, above the fail threshold {limit}",
-                            id(canary), self.metric
+                            id(canary),
+                            self.metric
                         ));
                     }
                 }

@@ -102,7 +102,10 @@ fn without_a_fail_threshold_a_bad_metric_only_waits() {
     let mut p = CanaryGate::default();
     p.configure(r#"{"healthy-minutes": 10, "metric": "error-rate", "below": 0.01}"#)
         .unwrap();
-    let decision = p.promotion(&promotion(vec![canary("c0", 30, Some("0.9"))])).remove(0).decision;
+    let decision = p
+        .promotion(&promotion(vec![canary("c0", 30, Some("0.9"))]))
+        .remove(0)
+        .decision;
     assert!(
         matches!(decision, PromotionDecision::Wait(_)),
         "{decision:?}"

@@ -25,12 +25,17 @@ fn parse(settings: &str) -> Result<Vec<u32>, String> {
         .trim()
         .strip_prefix('[')
         .and_then(|s| s.strip_suffix(']'))
-        .ok_or_else(|| format!("settings must be a list of slot indexes like [3, 5], not {settings}"))?;
+        .ok_or_else(|| {
+            format!("settings must be a list of slot indexes like [3, 5], not {settings}")
+        })?;
     inner
         .split(',')
         .map(str::trim)
         .filter(|s| !s.is_empty())
-        .map(|s| s.parse::<u32>().map_err(|e| format!("`{s}` is not a slot index: {e}")))
+        .map(|s| {
+            s.parse::<u32>()
+                .map_err(|e| format!("`{s}` is not a slot index: {e}"))
+        })
         .collect()
 }
 

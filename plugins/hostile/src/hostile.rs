@@ -129,10 +129,14 @@ impl Plugin for Hostile {
     }
 
     fn pre_slot(&mut self, batch: &SlotBatch, _: &[Kept]) -> Vec<PreSlotAnswer> {
-        let mut answers = each_pre_slot(batch, |at| self.pre_slot_decision(SlotRef::new(batch, at)));
+        let mut answers =
+            each_pre_slot(batch, |at| self.pre_slot_decision(SlotRef::new(batch, at)));
         if self.targets_batch("pre-slot", batch) {
             if self.behaviour == Behaviour::HugeAnswer {
-                for a in answers.iter_mut().filter(|a| self.targets_slot(batch, a.slot)) {
+                for a in answers
+                    .iter_mut()
+                    .filter(|a| self.targets_slot(batch, a.slot))
+                {
                     a.ext = Some(self.huge().into_bytes());
                 }
             }
@@ -156,7 +160,10 @@ impl Plugin for Hostile {
         });
         if self.targets_batch("post-slot", batch) {
             if self.behaviour == Behaviour::HugeAnswer {
-                for a in answers.iter_mut().filter(|a| self.targets_slot(batch, a.slot)) {
+                for a in answers
+                    .iter_mut()
+                    .filter(|a| self.targets_slot(batch, a.slot))
+                {
                     a.ext = Some(self.huge().into_bytes());
                 }
             }
@@ -233,7 +240,11 @@ impl Hostile {
             (Behaviour::HugeAnswer, _) => PreSlotDecision::Hold(self.huge()),
             (Behaviour::Reclassify, Some(_)) => {
                 let class = self.class.unwrap_or(Classification::Disconnecting);
-                adjust(slot.candidates().map(|(p, _)| change(p, Some(class))).collect())
+                adjust(
+                    slot.candidates()
+                        .map(|(p, _)| change(p, Some(class)))
+                        .collect(),
+                )
             }
             _ => PreSlotDecision::Proceed,
         }

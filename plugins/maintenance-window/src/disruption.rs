@@ -49,7 +49,10 @@ pub fn describe(slot: SlotRef, change: &Change) -> String {
         ChangeKind::Reconnect => "reconnect",
         ChangeKind::AttachFollowup => "follow-up",
     };
-    match slot.candidate_of(change).and_then(|c| c.allocation.as_deref()) {
+    match slot
+        .candidate_of(change)
+        .and_then(|c| c.allocation.as_deref())
+    {
         Some(id) => format!("{kind} of {id}"),
         None => kind.to_string(),
     }

@@ -84,7 +84,8 @@ pub fn slots(candidates: &[u32]) -> SlotBatch {
 /// in slot order.
 pub fn propose(batch: &mut SlotBatch, slot: usize, kind: ChangeKind) {
     let s = batch.slots[slot];
-    let candidate = (kind != ChangeKind::Place && s.candidates.count > 0).then_some(s.candidates.first);
+    let candidate =
+        (kind != ChangeKind::Place && s.candidates.count > 0).then_some(s.candidates.first);
     let at = batch.changes.len() as u32;
     batch.changes.push(Change {
         kind,

@@ -26,21 +26,29 @@ fn an_allocation_in_a_drained_zone_is_reclassified_as_migrating() {
     };
     assert_eq!(adjustment.candidates.len(), 1);
     assert_eq!(adjustment.candidates[0].candidate, 0);
-    assert_eq!(adjustment.candidates[0].reclassify, Some(Classification::Migrate));
-    assert_eq!(adjustment.reason, "zone drain moves web-0 on node node-0 in zone eu-1a");
+    assert_eq!(
+        adjustment.candidates[0].reclassify,
+        Some(Classification::Migrate)
+    );
+    assert_eq!(
+        adjustment.reason,
+        "zone drain moves web-0 on node node-0 in zone eu-1a"
+    );
     assert!(matches!(answers[1].decision, PreSlotDecision::Proceed));
 }
 
 #[test]
 fn allocations_in_other_zones_or_without_a_zone_proceed() {
     let answers = draining(r#"{"zones": ["eu-1a"]}"#).pre_slot(&batch("zone", "eu-1b"), &[]);
-    assert!(answers.iter().all(|a| matches!(a.decision, PreSlotDecision::Proceed)));
+    assert!(answers
+        .iter()
+        .all(|a| matches!(a.decision, PreSlotDecision::Proceed)));
 }
 
 #[test]
 fn the_zone_is_read_under_the_configured_key() {
-    let answers = draining(r#"{"zones": ["eu-1a"], "meta-key": "az"}"#)
-        .pre_slot(&batch("az", "eu-1a"), &[]);
+    let answers =
+        draining(r#"{"zones": ["eu-1a"], "meta-key": "az"}"#).pre_slot(&batch("az", "eu-1a"), &[]);
     assert!(matches!(answers[0].decision, PreSlotDecision::Adjust(_)));
 }
 
@@ -55,7 +63,10 @@ fn a_lost_or_finished_allocation_is_left_to_the_reconciler() {
 #[test]
 fn settings_without_zones_are_refused_naming_the_field() {
     let refused = ZoneDrain::default().configure(r#"{"zones": []}"#);
-    assert_eq!(refused, Err("zones: empty; name at least one zone to drain".into()));
+    assert_eq!(
+        refused,
+        Err("zones: empty; name at least one zone to drain".into())
+    );
     let wrong = ZoneDrain::default().configure(r#"{"zones": "eu-1a"}"#);
     assert!(wrong.is_err_and(|e| e.starts_with("bad settings: zones:")));
 }
