@@ -60,7 +60,8 @@ pub(crate) fn run(run: &mut JobRun) -> Outcome {
         run.actions.push(action);
     }
     Outcome::done(format!(
-        "{slots} slots with changes reviewed in {} groups; {withdrawn} withdrawn",
-        items.len()
+        "{} with changes reviewed in {}; {withdrawn} withdrawn",
+        crate::phrasing::count(slots, "slot"),
+        crate::phrasing::count(items.len(), "group")
     ))
 }

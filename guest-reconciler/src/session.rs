@@ -15,6 +15,7 @@ use crate::{
     phrasing, Consulted, Failure, FailureKind, InputError, Mode, Plan, PluginFailure, PluginLog,
     Progress, Question, ReconcileInput, Reply, SessionError, SlotExt, StepReport, StepStatus,
 };
+use std::collections::BTreeMap;
 
 /// Log lines one call may leave; past them the call fails as too large.
 pub const MAX_LOG_LINES: usize = 100;
@@ -41,6 +42,9 @@ pub struct Session {
     logs: Vec<PluginLog>,
     /// Bytes plugins attached to slots this run.
     fresh: Vec<SlotExt>,
+    /// Per plugin, where its bytes from earlier runs are in the input's
+    /// ext data, by group and slot.
+    kept_at: Vec<BTreeMap<String, BTreeMap<u32, usize>>>,
     /// The hook point being asked about, while the run is paused at one.
     point: Option<Asking>,
     /// Set once the session returned its plan or an error.
@@ -118,6 +122,14 @@ impl Session {
                 });
             }
         }
+        let mut kept_at = vec![BTreeMap::new(); plugins.len()];
+        for (at, e) in input.ext.iter().enumerate() {
+            if let Some(p) = plugins.iter().position(|c| c.name == e.plugin) {
+                let by_slot: &mut BTreeMap<u32, usize> =
+                    kept_at[p].entry(e.group.clone()).or_default();
+                by_slot.insert(e.slot, at);
+            }
+        }
         Ok(Self {
             run: Run::new(input, |input| JobRun::new(input, wants)),
             plugins,
@@ -125,6 +137,7 @@ impl Session {
             failures,
             logs: Vec::new(),
             fresh: Vec::new(),
+            kept_at,
             point: None,
             over: false,
             started: false,
@@ -271,28 +284,22 @@ impl Session {
 
     /// The bytes plugin `p` attached earlier to the slots of the current batch.
     fn kept(&self, p: usize) -> Vec<Kept> {
-        let name = &self.plugins[p].name;
-        let Some(asking) = self.point.as_ref() else {
+        let kept_at = &self.kept_at[p];
+        let Some(asking) = self.point.as_ref().filter(|_| !kept_at.is_empty()) else {
             return Vec::new();
         };
+        let shown = &asking.shown;
         self.run.with_dependent(|input, _| {
-            let own: Vec<&SlotExt> = input.ext.iter().filter(|e| &e.plugin == name).collect();
-            if own.is_empty() {
-                return Vec::new();
-            }
-            let shown = &asking.shown;
             shown
                 .slots
                 .iter()
                 .enumerate()
                 .filter_map(|(at, slot)| {
-                    let group = &shown.groups[slot.group];
-                    let e = own
-                        .iter()
-                        .find(|e| &e.group == group && e.slot == slot.index)?;
+                    let group = shown.groups[slot.group].as_str();
+                    let &e = kept_at.get(group)?.get(&slot.index)?;
                     Some(Kept {
                         slot: at as u32,
-                        data: e.data.clone(),
+                        data: input.ext[e].data.clone(),
                     })
                 })
                 .collect()
@@ -445,11 +452,15 @@ fn plugin_step(plugin: &Consulted, record: &Record) -> StepReport {
     } else {
         format!("calls: {}", calls.join(", "))
     };
+    let message = match plugin.version.as_str() {
+        "" => format!("{mode}; {used}"),
+        version => format!("{version} {mode}; {used}"),
+    };
     StepReport {
         step,
         group: None,
         status: StepStatus::Done,
-        message: format!("{} {mode}; {used}", plugin.version),
+        message,
     }
 }
 

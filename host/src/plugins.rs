@@ -126,6 +126,7 @@ impl PluginSet {
         &mut self,
         p: usize,
         hook: Hook,
+        items: usize,
         call: impl FnOnce(&mut Live) -> wasmtime::Result<crate::plugin_wit::types::Answers>,
     ) -> Reply {
         let Some(Entry::Loaded(plugin)) = self.entries.get(p) else {
@@ -156,7 +157,7 @@ impl PluginSet {
         let fuel = limits.fuel - live.store.get_fuel().unwrap_or(0);
         let peak = live.store.data().peak_memory();
         let logs = live.store.data_mut().take_logs();
-        round.usage.record(hook, fuel, time, peak);
+        round.usage.record(hook, items, fuel, time, peak);
         let outcome = outcome.map_err(|e| {
             // A trapped instance cannot be entered again.
             round.instance = Instance::Failed;
@@ -217,13 +218,13 @@ impl Relay for PluginSet {
         if self.round.len() != self.entries.len() {
             self.begin();
         }
-        let hook = match batch {
-            Batch::PreSlot(_) => Hook::PreSlot,
-            Batch::PostSlot(_) => Hook::PostSlot,
-            Batch::Promotion(_) => Hook::Promotion,
-            Batch::Review(_) => Hook::Review,
+        let (hook, items) = match batch {
+            Batch::PreSlot(b) => (Hook::PreSlot, b.slots.len()),
+            Batch::PostSlot(b) => (Hook::PostSlot, b.slots.len()),
+            Batch::Promotion(b) => (Hook::Promotion, b.groups.len()),
+            Batch::Review(b) => (Hook::Review, b.slots.len()),
         };
-        self.call(p, hook, |live| match &live.bound {
+        self.call(p, hook, items, |live| match &live.bound {
             Bound::Current(guest) => guest.call_answer(&mut live.store, batch, kept),
             Bound::V1(hooks) => hooks.answer(&mut live.store, batch, kept),
         })

@@ -1,148 +1,300 @@
-//! Hook overhead: what asking plugins adds to a reconcile through the component, per hook call, on a 10,000-slot rolling update.
+//! Hook overhead: what asking plugins adds to a reconcile through the component, per slot and per plugin, for plugins built for `slotwise:plugin@0.2.0` and for 0.1 (adapted, one call per slot) side by side, a JavaScript plugin, and a job of many groups.
 
-use super::timing::{human, time, Timing};
-use super::workload::rolling_update;
-use anyhow::Result;
-use slotwise_host::plugins::PluginConfig;
-use slotwise_host::plugins::PluginSet;
+use super::timing::{time, Timing};
+use super::workload::rolling_job;
+use anyhow::{Context, Result};
+use slotwise_host::plugins::{PluginConfig, PluginSet};
 use slotwise_host::transcode::transcode;
 use slotwise_host::{wit, ComponentReconciler};
 use std::path::Path;
 use std::time::Duration;
 
-/// Slots of the group the hooks are timed on.
+/// Slots of the one-group job the per-slot figures are measured on.
 const SLOTS: usize = 10_000;
 
-/// A plugin that answers without changing the plan, whatever the slot.
+/// The job of many groups: its groups and the slots of each.
+const MANY_GROUPS: (usize, usize) = (50, 200);
+
+/// Plugins consulted together.
 struct Subject {
     /// How the figures are labelled.
     label: &'static str,
-    /// The shipped plugin and the names it is loaded under.
+    /// The version of the plugin package the plugin speaks.
+    interface: &'static str,
+    /// The shipped plugin, and how many times it is loaded.
     plugin: &'static str,
-    names: &'static [&'static str],
+    copies: usize,
     settings: serde_json::Value,
 }
 
-/// Prints, for no plugin, the probe plugin loaded once and three times,
-/// and the JavaScript max-disruption plugin when it is built, the reconcile
-/// time, the hook calls it makes, and the time added per call; then what
-/// each further Rust plugin adds per call.
+const fn subject(
+    label: &'static str,
+    interface: &'static str,
+    plugin: &'static str,
+    copies: usize,
+) -> Subject {
+    Subject {
+        label,
+        interface,
+        plugin,
+        copies,
+        settings: serde_json::Value::Null,
+    }
+}
+
+/// What a reconcile with a subject's plugins measured.
+struct Measured {
+    timing: Timing,
+    /// Calls, and slots asked about, by all the subject's plugins together.
+    calls: u64,
+    slots: u64,
+}
+
+/// Prints the hook figures: the one-group job with no plugin, the 0.2
+/// `probe` and the 0.1 `hold-v0-1` (which changes nothing when it holds
+/// no slot) loaded once and three times, and the JavaScript
+/// `max-disruption`; then the job of many groups with no plugin and with
+/// each Rust plugin once; then the figures against their targets.
 pub fn run(reconciler: &ComponentReconciler, shipped: &Path, rounds: usize) -> Result<()> {
-    let input: wit::ReconcileInput = transcode(&rolling_update(SLOTS))?;
     println!(
-        "\nhook overhead at {SLOTS} slots, through the component (median of {rounds} reconciles; \
-         added = time over no plugin / hook calls)"
+        "\nhook overhead through the component (median of {rounds} reconciles, best in parentheses; \
+         added = time over no plugin)"
     );
     println!(
-        "{:<22}  {:>20}  {:>24}  {:>13}  {:>13}",
-        "plugins", "reconcile", "calls pre/post/promotion", "added / call", "in the call"
+        "{:<32}  {:>5}  {:>22}  {:>9}  {:>12}  {:>14}",
+        "plugins", "iface", "reconcile", "calls", "slots asked", "added / slot"
     );
-    let mut none = PluginSet::load(&[], shipped, shipped)?;
-    let baseline = time(rounds, || {
-        let _ = reconciler.reconcile_with(&input, &mut none);
-    });
-    println!("{:<22}  {:>20}", "none", baseline.show());
+    let one_group: wit::ReconcileInput = transcode(&rolling_job(1, SLOTS))?;
+    println!("{SLOTS} slots in one group, rolling update");
+    let none = measure(reconciler, shipped, &one_group, None, rounds)?;
+    row("none", "", &none, None);
     let subjects = [
+        subject("probe (Rust) x1", "0.2", "probe", 1),
+        subject("probe (Rust) x3", "0.2", "probe", 3),
         Subject {
-            label: "probe (Rust) x1",
-            plugin: "probe",
-            names: &["probe-1"],
-            settings: serde_json::Value::Null,
+            settings: serde_json::json!([]),
+            ..subject("hold-v0-1 (Rust, no hold) x1", "0.1", "hold-v0-1", 1)
         },
         Subject {
-            label: "probe (Rust) x3",
-            plugin: "probe",
-            names: &["probe-1", "probe-2", "probe-3"],
-            settings: serde_json::Value::Null,
+            settings: serde_json::json!([]),
+            ..subject("hold-v0-1 (Rust, no hold) x3", "0.1", "hold-v0-1", 3)
         },
         Subject {
-            label: "max-disruption (JS)",
-            plugin: "max-disruption",
-            names: &["max-disruption"],
-            // A limit no reconcile reaches: every slot is accepted, so the
+            // A budget no reconcile reaches: nothing is vetoed, so the
             // plan, and the reconciler's work, stay those of no plugin.
             settings: serde_json::json!({ "limit": 1_000_000_000 }),
+            ..subject("max-disruption (JS, review) x1", "0.2", "max-disruption", 1)
         },
     ];
     let mut measured = Vec::new();
-    for subject in &subjects {
-        let file = shipped.join(format!("{}.wasm", subject.plugin));
-        if !file.exists() {
-            println!(
-                "{:<22}  skipped: {} not built (cargo xtask build)",
-                subject.label,
-                file.display()
-            );
+    for s in &subjects {
+        let Some(m) = measure_subject(reconciler, shipped, &one_group, s, rounds)? else {
             continue;
-        }
-        let (median, calls) = measure(reconciler, shipped, &input, subject, &baseline, rounds)?;
-        measured.push((subject.names.len(), subject.plugin, median, calls));
+        };
+        row(s.label, s.interface, &m, Some(&none));
+        measured.push((s, m));
     }
-    let probes: Vec<&(usize, &str, Duration, u64)> =
-        measured.iter().filter(|m| m.1 == "probe").collect();
-    if let [(1, _, one, one_calls), (3, _, three, three_calls)] = probes[..] {
-        // Two probes more make the difference between the two runs: what
-        // each further plugin costs a call, apart from what asking at all
-        // costs (slot views out of the reconciler, replies back in).
-        let extra = three.saturating_sub(*one) / u32::try_from(three_calls - one_calls)?;
-        let fixed = one.saturating_sub(baseline.median + extra * u32::try_from(*one_calls)?);
+
+    let (groups, per_group) = MANY_GROUPS;
+    let many: wit::ReconcileInput = transcode(&rolling_job(groups, per_group))?;
+    println!("{groups} groups x {per_group} slots, rolling update");
+    let many_none = measure(reconciler, shipped, &many, None, rounds)?;
+    row("none", "", &many_none, None);
+    let mut ratios = Vec::new();
+    for s in subjects
+        .iter()
+        .filter(|s| s.copies == 1 && s.plugin != "max-disruption")
+    {
+        let Some(m) = measure_subject(reconciler, shipped, &many, s, rounds)? else {
+            continue;
+        };
+        row(s.label, s.interface, &m, Some(&many_none));
+        ratios.push((s.interface, ratio(&m.timing, &many_none.timing)));
+    }
+
+    println!("\nagainst the targets (per slot of the job, every hook the plugin is asked at):");
+    for interface in ["0.2", "0.1"] {
+        let of = |copies: usize| {
+            measured
+                .iter()
+                .find(|(s, _)| {
+                    s.interface == interface && s.copies == copies && s.plugin != "max-disruption"
+                })
+                .map(|(_, m)| m)
+        };
+        if let (Some(one), Some(three)) = (of(1), of(3)) {
+            let (further, at_all) = split(&none.timing, &one.timing, &three.timing);
+            let targets = if interface == "0.2" {
+                (" (target <= 0.3 µs)", " (target <= 0.5 µs)")
+            } else {
+                ("", "")
+            };
+            println!(
+                "  {interface}: each further Rust plugin {}{}; asking any plugin at all {}{}",
+                per_slot(further),
+                targets.0,
+                per_slot(at_all),
+                targets.1
+            );
+        }
+    }
+    if let Some((_, js)) = measured.iter().find(|(s, _)| s.plugin == "max-disruption") {
+        let added = js.timing.median.saturating_sub(none.timing.median);
         println!(
-            "each further Rust plugin: {} per hook call (x3 over x1); asking at all: {} per slot asked",
-            human(extra),
-            human(fixed / u32::try_from(*one_calls)?)
+            "  JavaScript (0.2, review only): {} per slot reviewed (target <= 5 µs)",
+            per(added, js.slots)
+        );
+    }
+    for (interface, r) in ratios {
+        let target = if interface == "0.2" {
+            " (target <= 2x)"
+        } else {
+            ""
+        };
+        println!(
+            "  {groups} x {per_group} job, one plugin ({interface}) on every hook: {r:.2}x the job with no plugin{target}"
         );
     }
     Ok(())
 }
 
+/// The time one further plugin adds, and the time asking any plugin adds
+/// once, from reconciles with none, one and three plugins: the third and
+/// second plugins make the difference between three and one.
+fn split(none: &Timing, one: &Timing, three: &Timing) -> (Duration, Duration) {
+    let further = three.median.saturating_sub(one.median) / 2;
+    let at_all = one
+        .median
+        .saturating_sub(none.median)
+        .saturating_sub(further);
+    (further, at_all)
+}
+
+fn per_slot(d: Duration) -> String {
+    per(d, SLOTS as u64)
+}
+
+fn per(d: Duration, n: u64) -> String {
+    match u32::try_from(n) {
+        Ok(n) if n > 0 => format!("{:.2} µs", (d / n).as_secs_f64() * 1e6),
+        _ => "-".into(),
+    }
+}
+
+fn ratio(with: &Timing, without: &Timing) -> f64 {
+    with.median.as_secs_f64() / without.median.as_secs_f64()
+}
+
+fn row(label: &str, interface: &str, m: &Measured, none: Option<&Measured>) {
+    let added = none.map_or_else(String::new, |none| {
+        per(m.timing.median.saturating_sub(none.timing.median), m.slots)
+    });
+    println!(
+        "  {label:<30}  {interface:>5}  {:>22}  {:>9}  {:>12}  {added:>14}",
+        m.timing.show(),
+        if none.is_some() {
+            m.calls.to_string()
+        } else {
+            String::new()
+        },
+        if none.is_some() {
+            m.slots.to_string()
+        } else {
+            String::new()
+        },
+    );
+}
+
+/// The subject's plugins measured on `input`; none when its plugin is not
+/// built (the JavaScript one needs npm).
+fn measure_subject(
+    reconciler: &ComponentReconciler,
+    shipped: &Path,
+    input: &wit::ReconcileInput,
+    s: &Subject,
+    rounds: usize,
+) -> Result<Option<Measured>> {
+    let file = shipped.join(format!("{}.wasm", s.plugin));
+    if !file.exists() {
+        println!(
+            "  {:<30}  skipped: {} is not built (cargo xtask build)",
+            s.label,
+            file.display()
+        );
+        return Ok(None);
+    }
+    let configs: Vec<PluginConfig> = (1..=s.copies)
+        .map(|n| PluginConfig {
+            plugin: Some(s.plugin.into()),
+            name: Some(format!("{}-{n}", s.plugin)),
+            settings: s.settings.to_string(),
+            ..PluginConfig::default()
+        })
+        .collect();
+    measure(reconciler, shipped, input, Some(&configs), rounds).map(Some)
+}
+
+/// Reconciles `input` consulting the plugins `configs` lists (through a
+/// session with none when `configs` is none), once to check it succeeds and
+/// count what the plugins were asked, then `rounds` times.
 fn measure(
     reconciler: &ComponentReconciler,
     shipped: &Path,
     input: &wit::ReconcileInput,
-    subject: &Subject,
-    baseline: &Timing,
+    configs: Option<&[PluginConfig]>,
     rounds: usize,
-) -> Result<(Duration, u64)> {
-    let entries: Vec<PluginConfig> = subject
-        .names
-        .iter()
-        .map(|name| PluginConfig {
-            plugin: Some(subject.plugin.into()),
-            name: Some((*name).into()),
-            settings: subject.settings.to_string(),
-            ..PluginConfig::default()
-        })
-        .collect();
-    let mut set = PluginSet::load(&entries, shipped, shipped)?;
-    // One reconcile on its own, to count its calls and check it succeeds.
+) -> Result<Measured> {
+    let Some(configs) = configs else {
+        return Ok(Measured {
+            timing: time(rounds, || {
+                let _ = reconciler.reconcile(input);
+            }),
+            calls: 0,
+            slots: 0,
+        });
+    };
+    let mut set = PluginSet::load(configs, shipped, shipped)?;
+    if let Some(e) = set.unloaded().first() {
+        anyhow::bail!("{e}");
+    }
     let before = set.usage().to_vec();
     reconciler
-        .reconcile_with(input, &mut set)?
+        .reconcile_with(input, &mut set)
+        .context("reconciling with the plugins")?
         .map_err(|e| anyhow::anyhow!("{}: {}", e.field, e.message))?;
-    let (mut calls, mut inside) = ([0u64; 3], Duration::ZERO);
+    let (mut calls, mut slots) = (0, 0);
     for (after, before) in set.usage().iter().zip(&before) {
-        for (hook, n) in calls.iter_mut().enumerate() {
-            *n += after.calls[hook] - before.calls[hook];
-            inside += after.time[hook] - before.time[hook];
+        for hook in 0..4 {
+            calls += after.calls[hook] - before.calls[hook];
+            slots += after.items[hook] - before.items[hook];
         }
     }
     let timing = time(rounds, || {
         let _ = reconciler.reconcile_with(input, &mut set);
     });
-    let total: u64 = calls.iter().sum();
-    let per_call = |d: Duration| match total {
-        0 => "-".to_string(),
-        n => human(d / u32::try_from(n).unwrap_or(u32::MAX)),
-    };
-    let added = timing.median.saturating_sub(baseline.median);
-    // The usage arrays run promotion, pre-slot, post-slot.
-    let calls_text = format!("{} / {} / {}", calls[1], calls[2], calls[0]);
-    println!(
-        "{:<22}  {:>20}  {calls_text:>24}  {:>13}  {:>13}",
-        subject.label,
-        timing.show(),
-        per_call(added),
-        per_call(inside)
-    );
-    Ok((timing.median, total))
+    Ok(Measured {
+        timing,
+        calls,
+        slots,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{split, Timing};
+    use std::time::Duration;
+
+    fn ms(n: u64) -> Timing {
+        Timing {
+            median: Duration::from_millis(n),
+            best: Duration::from_millis(n),
+        }
+    }
+
+    #[test]
+    fn one_further_plugin_is_half_the_difference_between_three_and_one() {
+        let (further, at_all) = split(&ms(10), &ms(16), &ms(24));
+        assert_eq!(further, Duration::from_millis(4));
+        assert_eq!(at_all, Duration::from_millis(2));
+    }
 }

@@ -56,8 +56,8 @@ pub(super) fn run(g: &mut GroupRun) -> Outcome {
     g.held_slots.extend(&kept);
     g.create_evals(batches(deferrals), Purpose::PolicyDeferral, false);
     Outcome::done(format!(
-        "{} slots reviewed; {} vetoed, {deferred} deferred",
-        items.len(),
+        "{} reviewed; {} vetoed, {deferred} deferred",
+        crate::phrasing::count(items.len(), "slot"),
         kept.len() - deferred
     ))
 }

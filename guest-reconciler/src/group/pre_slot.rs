@@ -34,8 +34,9 @@ pub(super) fn run(g: &mut GroupRun) -> Outcome {
         g.actions.extend(monitored);
     }
     Outcome::done(format!(
-        "{} slots looked at; {held} held, {adjusted} candidates adjusted",
-        indexes.len()
+        "{} looked at; {held} held, {} adjusted",
+        crate::phrasing::count(indexes.len(), "slot"),
+        crate::phrasing::count(adjusted, "candidate")
     ))
 }
 

@@ -9,6 +9,8 @@ use std::time::Duration;
 pub struct Usage {
     /// Calls.
     pub calls: [u64; 4],
+    /// Items asked about in those calls: slots, or deployment groups at promotion.
+    pub items: [u64; 4],
     /// Fuel.
     pub fuel: [u64; 4],
     /// Wall-clock time in the calls. Never part of a plan, which must not
@@ -32,10 +34,11 @@ pub fn slot_of(hook: Hook) -> usize {
 pub const HOOKS: [Hook; 4] = [Hook::Promotion, Hook::PreSlot, Hook::PostSlot, Hook::Review];
 
 impl Usage {
-    /// Records one call at `hook`.
-    pub fn record(&mut self, hook: Hook, fuel: u64, time: Duration, peak_memory: usize) {
+    /// Records one call at `hook` about `items` slots or deployment groups.
+    pub fn record(&mut self, hook: Hook, items: usize, fuel: u64, time: Duration, peak_memory: usize) {
         let i = slot_of(hook);
         self.calls[i] += 1;
+        self.items[i] += items as u64;
         self.fuel[i] += fuel;
         self.time[i] += time;
         self.peak_memory = self.peak_memory.max(peak_memory);
@@ -50,6 +53,7 @@ impl Usage {
     pub fn add(&mut self, other: &Usage) {
         for i in 0..4 {
             self.calls[i] += other.calls[i];
+            self.items[i] += other.items[i];
             self.fuel[i] += other.fuel[i];
             self.time[i] += other.time[i];
         }

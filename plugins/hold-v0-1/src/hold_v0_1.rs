@@ -1,17 +1,19 @@
-//! A 0.1 plugin without the SDK: holds the slots its settings list, naming the slot's first allocation, so that tests see a 0.1 plugin loaded and adapted.
+//! A 0.1 plugin without the SDK: holds the slots its settings list, naming the slot's first allocation, and accepts every proposal, so that tests see a 0.1 plugin loaded and adapted; with no slot listed it changes nothing, and the bench times the 0.1 adapter with it.
 
 #[allow(missing_docs, clippy::all)]
 mod bindings {
     wit_bindgen::generate!({
-        world: "slotwise:plugin/pre-slot-plugin",
+        world: "slotwise:plugin/pre-and-post-slot-plugin",
         path: "../../wit/plugin/since_v0.1.0",
     });
 }
 
 use bindings::exports::slotwise::plugin::plugin::Guest as PluginGuest;
+use bindings::exports::slotwise::plugin::post_slot::Guest as PostSlotGuest;
 use bindings::exports::slotwise::plugin::pre_slot::Guest as PreSlotGuest;
 use bindings::exports::slotwise::plugin::types::{
-    Hook, PluginMetadata, PreSlotAnswer, PreSlotDecision, SlotView,
+    Hook, PluginMetadata, PostSlotAnswer, PostSlotDecision, PreSlotAnswer, PreSlotDecision,
+    SlotProposal, SlotView,
 };
 use std::cell::RefCell;
 
@@ -46,8 +48,8 @@ impl PluginGuest for Hold {
         PluginMetadata {
             name: "hold-v0-1".into(),
             version: "0.1.0".into(),
-            description: "Holds the slots its settings list (a 0.1 test plugin).".into(),
-            hooks: vec![Hook::PreSlot],
+            description: "Holds the slots its settings list and accepts every proposal (a 0.1 test plugin).".into(),
+            hooks: vec![Hook::PreSlot, Hook::PostSlot],
         }
     }
 
@@ -74,6 +76,15 @@ impl PreSlotGuest for Hold {
         };
         PreSlotAnswer {
             decision,
+            ext: None,
+        }
+    }
+}
+
+impl PostSlotGuest for Hold {
+    fn post_slot(_: SlotProposal) -> PostSlotAnswer {
+        PostSlotAnswer {
+            decision: PostSlotDecision::Accept,
             ext: None,
         }
     }
