@@ -36,7 +36,7 @@ pub(super) fn run(g: &mut GroupRun) -> Outcome {
     Outcome::done(format!(
         "{} looked at; {held} held, {} adjusted",
         crate::phrasing::count(indexes.len(), "slot"),
-        crate::phrasing::count(adjusted, "candidate")
+        crate::phrasing::count(adjusted as usize, "candidate")
     ))
 }
 
