@@ -11,6 +11,9 @@ use std::path::{Path, PathBuf};
 /// A plugin crate: a package whose library is a `cdylib`.
 struct PluginCrate {
     package: String,
+    /// Whether it says it is a test plugin (`[package.metadata.slotwise]
+    /// test-plugin = true`), which no user is offered.
+    test: bool,
 }
 
 /// Builds every plugin under `plugins/`, Rust crates first, and writes
@@ -20,8 +23,18 @@ pub fn build(ws: &Workspace) -> Result<Vec<PathBuf>> {
     std::fs::create_dir_all(&out_dir)?;
     let plugins = ws.root.join("plugins");
     let mut built = Vec::new();
-    for plugin in crates(&plugins)? {
-        built.push(build_crate(ws, &plugin, &out_dir)?);
+    let found = crates(&plugins)?;
+    let tests: Vec<&str> = found
+        .iter()
+        .filter(|p| p.test)
+        .map(|p| p.package.as_str())
+        .collect();
+    // Which of the built plugins are test plugins, for the playground's bundle.
+    let list = format!("[{}]\n", tests.iter().map(|t| format!("\"{t}\"")).collect::<Vec<_>>().join(", "));
+    let listed = out_dir.join("test-plugins.json");
+    std::fs::write(&listed, list).with_context(|| format!("writing {}", listed.display()))?;
+    for plugin in &found {
+        built.push(build_crate(ws, plugin, &out_dir)?);
     }
     let js = js_packages(&plugins)?;
     if !js.is_empty() && !npm_available() {
@@ -121,6 +134,7 @@ fn crates(dir: &Path) -> Result<Vec<PluginCrate>> {
             .with_context(|| format!("{} names no package", manifest.display()))?;
         found.push(PluginCrate {
             package: package.to_string(),
+            test: text.lines().any(|l| l.trim() == "test-plugin = true"),
         });
     }
     Ok(found)

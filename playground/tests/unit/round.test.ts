@@ -102,6 +102,7 @@ function plan(group: Partial<GroupPlan>, changes: Partial<Plan> = {}): Plan {
     'plugin-failures': [],
     steps: [],
     ext: [],
+    'plugin-logs': [],
     ...changes,
   };
 }

@@ -82,6 +82,26 @@ function errorPayload(e) {
   return e;
 }
 
+/**
+ * The `err` payload a jco export threw, or undefined for anything else (a
+ * trap, a TypeError).
+ */
+export function errPayload(e) {
+  const payload = errorPayload(e);
+  return payload === NOT_A_RESULT ? undefined : payload;
+}
+
+/**
+ * Conversions bound to one type description (target/slotwise/wit-types.json):
+ * `lower` takes slotwise's rendering to jco's, `lift` jco's to slotwise's.
+ */
+export function codec(witTypes) {
+  return {
+    lower: (value, type) => toComponent(value, type, witTypes),
+    lift: (value, type) => fromComponent(value, type, witTypes),
+  };
+}
+
 function isResultType(type) {
   return typeof type === 'object' && type !== null && 'result' in type;
 }
