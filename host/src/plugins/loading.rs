@@ -58,6 +58,17 @@ pub enum WasmKind {
     Other,
 }
 
+/// How a plugin took settings it was given.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Configured {
+    /// It took them.
+    Taken,
+    /// It refused them, saying why.
+    Refused(String),
+    /// It failed (trapped, ran out of fuel or time) while reading them.
+    Failed(String),
+}
+
 /// A plugin ready to instantiate.
 pub struct LoadedPlugin {
     /// The name it goes by in this host.
@@ -461,22 +472,27 @@ impl LoadedPlugin {
     /// # Errors
     /// The cause, when the plugin refuses them or fails.
     pub fn configure(&self, live: &mut Live) -> Result<(), String> {
-        Sandbox::arm(
-            &mut live.store,
-            self.limits.fuel,
-            Deadline::alone(self.limits),
-        );
+        match self.configure_with(live, &self.settings) {
+            Configured::Taken => Ok(()),
+            Configured::Refused(message) => Err(format!("refused its settings: {message}")),
+            Configured::Failed(message) => Err(format!("`configure` failed: {message}")),
+        }
+    }
+
+    /// Gives `live` the settings `settings` (JSON text) rather than its own.
+    pub fn configure_with(&self, live: &mut Live, settings: &str) -> Configured {
+        let limits = self.limits;
+        Sandbox::arm(&mut live.store, limits.fuel, Deadline::alone(limits));
         let outcome = match &live.bound {
-            Bound::Current(guest) => guest.call_configure(&mut live.store, &self.settings),
-            Bound::V1(hooks) => hooks.plugin.call_configure(&mut live.store, &self.settings),
+            Bound::Current(guest) => guest.call_configure(&mut live.store, settings),
+            Bound::V1(hooks) => hooks.plugin.call_configure(&mut live.store, settings),
         };
         match outcome {
-            Ok(Ok(())) => Ok(()),
-            Ok(Err(message)) => Err(format!("refused its settings: {message}")),
-            Err(e) => Err(format!(
-                "`configure` failed: {}",
-                super::sandbox::failure(&e, self.limits, Deadline::alone(self.limits)).message
-            )),
+            Ok(Ok(())) => Configured::Taken,
+            Ok(Err(message)) => Configured::Refused(message),
+            Err(e) => Configured::Failed(
+                super::sandbox::failure(&e, limits, Deadline::alone(limits)).message,
+            ),
         }
     }
 
