@@ -15,6 +15,7 @@
 mod circles;
 mod component;
 mod playground;
+mod plugin_projects;
 mod plugins;
 mod run;
 mod wit_types;
@@ -114,6 +115,7 @@ fn test(ws: &Workspace) -> Result<()> {
             ],
         )
     })?;
+    ws.step("new plugin projects", || plugin_projects::test(ws))?;
     ws.step("embedding in Node", || ws.node_test())?;
     ws.step("playground", || playground::test(ws))?;
     Ok(())

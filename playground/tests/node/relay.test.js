@@ -1,7 +1,8 @@
 // One orchestration, whichever host relays: every scenario of tests/policy/ runs through the
 // playground's session driver and scripted relay in Node (the reconciler and the scenario reader
 // transpiled by jco, as the page runs them) and must end exactly as the Rust host ends it
-// (`slotwise reconcile --json`): the same plan, or the same error.
+// (`slotwise reconcile --json`): the same plan, or the same error. The playground's modules are
+// the ones `npm run test:unit` compiles into target/playground/unit.
 
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
@@ -12,12 +13,15 @@ import { before, test } from 'node:test';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
 import { transpile } from '@bytecodealliance/jco';
-import { reconcile, type Reconciler, type Relay } from '../../src/reconcile.ts';
-import { ScriptedRelay, type ScriptReader, type Syntax } from '../../src/scripted-policy.ts';
-import { codec, parseJson } from '../../src/wit-values.js';
+
+const root = workspace();
+const compiled = path.join(root, 'target/playground/unit/src');
+const { reconcile } = await import(pathToFileURL(path.join(compiled, 'reconcile.js')).href);
+const { ScriptedRelay } = await import(pathToFileURL(path.join(compiled, 'scripted-policy.js')).href);
+const { codec, parseJson } = await import(pathToFileURL(path.join(compiled, 'wit-values.js')).href);
 
 /** The workspace: the nearest folder above this file holding Cargo.lock. */
-function workspace(): string {
+function workspace() {
   let dir = path.dirname(fileURLToPath(import.meta.url));
   while (!existsSync(path.join(dir, 'Cargo.lock'))) {
     const up = path.dirname(dir);
@@ -27,23 +31,16 @@ function workspace(): string {
   return dir;
 }
 
-const root = workspace();
 const built = path.join(root, 'target/slotwise');
 const slotwise = process.env.SLOTWISE || path.join(root, 'target/debug/slotwise');
 const generated = path.join(root, 'target/playground/node-components');
 
-interface ReaderExports {
-  reader: ScriptReader & {
-    read(text: string, syntax: Syntax): { input: string; scripted?: string };
-  };
-}
-
-let reconciler: Reconciler;
-let reader: ReaderExports['reader'];
-let wit: ReturnType<typeof codec>;
+let reconciler;
+let reader;
+let wit;
 
 /** The component at `file` transpiled by jco into `generated/<name>/`, imported. */
-async function transpiled(file: string, name: string): Promise<unknown> {
+async function transpiled(file, name) {
   const { files } = await transpile(await readFile(file), { name });
   const dir = path.join(generated, name);
   await rm(dir, { recursive: true, force: true });
@@ -55,9 +52,9 @@ async function transpiled(file: string, name: string): Promise<unknown> {
 }
 
 /** The scenario files under `dir`, in name order. */
-async function scenarios(dir: string): Promise<string[]> {
+async function scenarios(dir) {
   const entries = (await readdir(dir, { withFileTypes: true })).sort((a, b) => a.name.localeCompare(b.name));
-  const found: string[] = [];
+  const found = [];
   for (const e of entries) {
     const full = path.join(dir, e.name);
     if (e.isDirectory()) found.push(...(await scenarios(full)));
@@ -67,7 +64,7 @@ async function scenarios(dir: string): Promise<string[]> {
 }
 
 /** How the Rust host ends `file`: its plan, or what it printed on failing. */
-async function host(file: string): Promise<{ plan: unknown } | { error: string }> {
+async function host(file) {
   try {
     const { stdout } = await promisify(execFile)(slotwise, ['reconcile', file, '--json'], {
       cwd: root,
@@ -75,22 +72,21 @@ async function host(file: string): Promise<{ plan: unknown } | { error: string }
     });
     return { plan: parseJson(stdout) };
   } catch (e) {
-    const failed = e as { code?: unknown; stderr?: string; message: string };
-    if (typeof failed.code !== 'number') throw new Error(`cannot run ${slotwise}: ${failed.message}`);
-    return { error: failed.stderr ?? '' };
+    if (typeof e.code !== 'number') throw new Error(`cannot run ${slotwise}: ${e.message}`);
+    return { error: e.stderr ?? '' };
   }
 }
 
 /** How the playground's driver and relays end `file`: its plan in slotwise's rendering, or the error's message. */
-async function playground(file: string): Promise<{ plan: unknown } | { error: string }> {
+async function playground(file) {
   const text = await readFile(file, 'utf8');
-  const syntax: Syntax = file.endsWith('.json') ? 'json' : 'yaml';
+  const syntax = file.endsWith('.json') ? 'json' : 'yaml';
   const read = reader.read(text, syntax);
-  const relays: Relay[] = read.scripted === undefined ? [] : [new ScriptedRelay(reader, wit, text, syntax, read.scripted)];
+  const relays = read.scripted === undefined ? [] : [new ScriptedRelay(reader, wit, text, syntax, read.scripted)];
   const input = wit.lower(parseJson(read.input), { ref: 'reconcile-input' });
   const outcome = await reconcile(reconciler, input, relays);
   if ('plan' in outcome) return { plan: wit.lift(outcome.plan, { ref: 'plan' }) };
-  const error = ('inputError' in outcome ? outcome.inputError : outcome.sessionError) as { message: string };
+  const error = 'inputError' in outcome ? outcome.inputError : outcome.sessionError;
   return { error: error.message };
 }
 
@@ -99,14 +95,14 @@ before(async () => {
     assert.ok(existsSync(path.join(built, file)), `${path.join(built, file)} is missing: run \`cargo xtask build\` first`);
   }
   wit = codec(JSON.parse(await readFile(path.join(built, 'wit-types.json'), 'utf8')));
-  reconciler = (await transpiled(path.join(built, 'reconciler.wasm'), 'reconciler')) as Reconciler;
-  reader = ((await transpiled(path.join(built, 'scenario-reader.wasm'), 'scenario-reader')) as ReaderExports).reader;
+  reconciler = await transpiled(path.join(built, 'reconciler.wasm'), 'reconciler');
+  reader = (await transpiled(path.join(built, 'scenario-reader.wasm'), 'scenario-reader')).reader;
 });
 
 test('every policy scenario ends through the playground relay exactly as through the Rust host', async () => {
   const files = await scenarios(path.join(root, 'tests/policy'));
   assert.ok(files.length >= 25, `only ${files.length} policy scenarios were found`);
-  const differing: string[] = [];
+  const differing = [];
   for (const file of files) {
     const name = path.relative(root, file);
     const [byHost, byPlayground] = [await host(file), await playground(file)];
@@ -114,7 +110,7 @@ test('every policy scenario ends through the playground relay exactly as through
       try {
         assert.deepStrictEqual(byPlayground.plan, byHost.plan);
       } catch (e) {
-        differing.push(`${name}: the plans differ: ${(e as Error).message.slice(0, 2000)}`);
+        differing.push(`${name}: the plans differ: ${e.message.slice(0, 2000)}`);
       }
     } else if ('error' in byHost && 'error' in byPlayground) {
       if (!byHost.error.includes(byPlayground.error)) {
