@@ -26,7 +26,7 @@ pub(crate) mod screen;
 mod surplus;
 mod updates;
 
-pub(crate) use post_slot::{changes_by_slot, withdraw, ChangeKind, Proposed};
+pub(crate) use post_slot::{changes_by_slot, withdraw, ChangeKind, Proposals, Proposed};
 pub(crate) use run::{empty_plan, Context, GroupRun};
 
 use crate::pipeline::{self, Flow, Step};

@@ -68,11 +68,11 @@ struct Record {
 /// A hook point being asked about.
 struct Asking {
     shown: Shown,
-    /// The batch last built, and the parts it holds.
-    batch: Batch,
+    /// The batch built and not sent yet; once a question carries it, the
+    /// host keeps it for the next plugins that read the same parts.
+    batch: Option<Batch>,
+    /// The parts the batch last built holds.
     reads: ViewParts,
-    /// Whether a question carried the batch already.
-    sent: bool,
     /// The next plugin to consider asking.
     next: usize,
     /// The plugin whose reply is awaited.
@@ -237,9 +237,8 @@ impl Session {
             .ok_or_else(|| driving("the reconcile paused with nothing to show"))?;
         Ok(Asking {
             shown,
-            batch,
+            batch: Some(batch),
             reads,
-            sent: false,
             next: 0,
             asked: None,
             answers: Vec::new(),
@@ -266,13 +265,11 @@ impl Session {
         if asking.reads != reads {
             let built = run.with_dependent(|_, run| views::batch(run, reads));
             if let Some((_, batch)) = built {
-                asking.batch = batch;
+                asking.batch = Some(batch);
                 asking.reads = reads;
-                asking.sent = false;
             }
         }
-        let batch = (!asking.sent).then(|| asking.batch.clone());
-        asking.sent = true;
+        let batch = asking.batch.take();
         self.records[p].calls[hook_slot(hook)] += 1;
         Some(Question {
             plugin: p as u32,

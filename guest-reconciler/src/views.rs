@@ -5,7 +5,7 @@
 //! plugin's answers.
 
 use crate::candidate::{Candidate, Standing};
-use crate::group::{changes_by_slot, ChangeKind, GroupRun, Proposed};
+use crate::group::{changes_by_slot, ChangeKind, GroupRun, Proposals, Proposed};
 use crate::plugin::{self, Batch, Hook, SlotBatch, SlotKey, Span, ViewParts};
 use crate::ruling::Point;
 use crate::run::{Awaiting, Decided, JobRun};
@@ -128,7 +128,9 @@ impl<'r> Builder<'r> {
         let changes = if with_changes {
             changes_by_slot(&g.plan)
         } else {
-            Default::default()
+            Proposals {
+                changes: Vec::new(),
+            }
         };
         for &index in indexes {
             let range = g.slots.claimants(index);
@@ -145,7 +147,7 @@ impl<'r> Builder<'r> {
             };
             let slot = self.batch.slots.len() as u32;
             let first_change = self.batch.changes.len() as u32;
-            for change in changes.get(&index).into_iter().flatten() {
+            for change in changes.of(index) {
                 let view = self.change(change, claimants, first);
                 self.batch.changes.push(view);
                 self.change_slots.push(slot);
@@ -272,6 +274,9 @@ struct Tables {
     node_at: Vec<u32>,
     nodes: Vec<plugin::Node>,
     rules: Vec<String>,
+    /// The names in `rules`, as the rule table has them: a candidate's rule
+    /// is found by address first, without comparing text.
+    rule_names: Vec<&'static str>,
     reasons: Vec<String>,
 }
 
@@ -281,6 +286,7 @@ impl Tables {
             node_at: vec![u32::MAX; input_nodes],
             nodes: Vec::new(),
             rules: Vec::new(),
+            rule_names: Vec::new(),
             reasons: Vec::new(),
         }
     }
@@ -301,8 +307,15 @@ impl Tables {
         *slot
     }
 
-    fn rule(&mut self, name: &str) -> u32 {
-        position(&mut self.rules, name)
+    fn rule(&mut self, name: &'static str) -> u32 {
+        if let Some(at) = self.rule_names.iter().position(|n| std::ptr::eq(*n, name)) {
+            return at as u32;
+        }
+        let at = position(&mut self.rules, name);
+        if at as usize == self.rule_names.len() {
+            self.rule_names.push(name);
+        }
+        at
     }
 
     fn reason(&mut self, name: &str) -> u32 {

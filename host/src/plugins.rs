@@ -150,18 +150,26 @@ impl PluginSet {
             round.instance = Instance::Failed;
             return failed(FailureKind::Deadline, sandbox::out_of_time(limits));
         };
-        Sandbox::arm(&mut live.store, limits.fuel, deadline);
+        // Fuel is a budget per item asked about: a call about a whole group
+        // may do for each slot what a call about one slot may, as 0.1
+        // plugins, called once per slot, always could.
+        let budget = limits.fuel.saturating_mul(items.max(1) as u64);
+        Sandbox::arm(&mut live.store, budget, deadline);
         let started = Instant::now();
         let outcome = call(live);
         let time = started.elapsed();
-        let fuel = limits.fuel - live.store.get_fuel().unwrap_or(0);
+        let fuel = budget - live.store.get_fuel().unwrap_or(0);
         let peak = live.store.data().peak_memory();
         let logs = live.store.data_mut().take_logs();
         round.usage.record(hook, items, fuel, time, peak);
         let outcome = outcome.map_err(|e| {
             // A trapped instance cannot be entered again.
             round.instance = Instance::Failed;
-            sandbox::failure(&e, limits, deadline)
+            let mut failure = sandbox::failure(&e, limits, deadline);
+            if failure.kind == FailureKind::Fuel {
+                failure.message = sandbox::out_of_fuel(limits, items);
+            }
+            failure
         });
         Reply {
             outcome,

@@ -3,9 +3,15 @@
 use super::timing::{time, Timing};
 use super::workload::rolling_job;
 use anyhow::{Context, Result};
+use slotwise_host::plugins::sandbox::Limits;
 use slotwise_host::plugins::{PluginConfig, PluginSet};
 use slotwise_host::transcode::transcode;
 use slotwise_host::{wit, ComponentReconciler};
+use slotwise_reconciler as core;
+use slotwise_reconciler::plugin::{
+    Answers, Batch, Hook, Kept, PostSlotAnswer, PostSlotDecision, PreSlotAnswer,
+    PreSlotDecision, PromotionAnswer, PromotionDecision, ViewParts,
+};
 use std::path::Path;
 use std::time::Duration;
 
@@ -25,6 +31,8 @@ struct Subject {
     plugin: &'static str,
     copies: usize,
     settings: serde_json::Value,
+    /// Limits other than the host's defaults.
+    limits: Option<Limits>,
 }
 
 const fn subject(
@@ -39,6 +47,7 @@ const fn subject(
         plugin,
         copies,
         settings: serde_json::Value::Null,
+        limits: None,
     }
 }
 
@@ -64,8 +73,10 @@ pub fn run(reconciler: &ComponentReconciler, shipped: &Path, rounds: usize) -> R
         "{:<32}  {:>5}  {:>22}  {:>9}  {:>12}  {:>14}",
         "plugins", "iface", "reconcile", "calls", "slots asked", "added / slot"
     );
-    let one_group: wit::ReconcileInput = transcode(&rolling_job(1, SLOTS))?;
+    let job = rolling_job(1, SLOTS);
+    let one_group: wit::ReconcileInput = transcode(&job)?;
     println!("{SLOTS} slots in one group, rolling update");
+    core_part(&job, rounds)?;
     let none = measure(reconciler, shipped, &one_group, None, rounds)?;
     row("none", "", &none, None);
     let subjects = [
@@ -83,6 +94,12 @@ pub fn run(reconciler: &ComponentReconciler, shipped: &Path, rounds: usize) -> R
             // A budget no reconcile reaches: nothing is vetoed, so the
             // plan, and the reconciler's work, stay those of no plugin.
             settings: serde_json::json!({ "limit": 1_000_000_000 }),
+            limits: Some(Limits {
+                fuel: 1 << 40,
+                deadline: Duration::from_secs(60),
+                reconcile_deadline: Duration::from_secs(600),
+                ..Limits::default()
+            }),
             ..subject("max-disruption (JS, review) x1", "0.2", "max-disruption", 1)
         },
     ];
@@ -158,6 +175,99 @@ pub fn run(reconciler: &ComponentReconciler, shipped: &Path, rounds: usize) -> R
     Ok(())
 }
 
+/// What the session itself costs, natively, without a component boundary:
+/// a reconcile consulting one plugin on every hook whose relay answers at
+/// once, against the reconcile alone.
+fn core_part(job: &core::ReconcileInput, rounds: usize) -> Result<()> {
+    let alone = time(rounds, || {
+        let _ = core::reconcile(job);
+    });
+    let consulted = vec![core::Consulted {
+        name: "neutral".into(),
+        version: String::new(),
+        hooks: vec![Hook::Promotion, Hook::PreSlot, Hook::PostSlot, Hook::Review],
+        reads: ViewParts {
+            node_ids: false,
+            node_meta: false,
+            allocation_ids: false,
+            candidate_meta: false,
+            change_messages: false,
+        },
+        mode: core::Mode::Enforce,
+        fail_open: false,
+        unloaded: None,
+    }];
+    let mut relay = Neutral;
+    core::reconcile_with(job.clone(), consulted.clone(), &mut relay)
+        .map_err(|e| anyhow::anyhow!("the native session failed: {e:?}"))?;
+    let session = time(rounds, || {
+        let _ = core::reconcile_with(job.clone(), consulted.clone(), &mut relay);
+    });
+    let added = session.median.saturating_sub(alone.median);
+    println!(
+        "  {:<30}  {:>5}  {:>22}  {:>9}  {:>12}  {:>14}",
+        "natively: none",
+        "",
+        alone.show(),
+        "",
+        "",
+        ""
+    );
+    println!(
+        "  {:<30}  {:>5}  {:>22}  {:>9}  {:>12}  {:>14}",
+        "natively: a relay that answers",
+        "0.2",
+        session.show(),
+        "",
+        "",
+        per_slot(added)
+    );
+    Ok(())
+}
+
+/// A relay whose one plugin leaves every decision to the reconciler, at
+/// once: what remains is the session's own work.
+struct Neutral;
+
+impl core::Relay for Neutral {
+    fn answer(&mut self, _: u32, batch: &Batch, _: &[Kept]) -> core::Reply {
+        let answers = match batch {
+            Batch::PreSlot(b) => Answers::PreSlot(
+                (0..b.slots.len() as u32)
+                    .map(|slot| PreSlotAnswer {
+                        slot,
+                        decision: PreSlotDecision::Proceed,
+                        ext: None,
+                    })
+                    .collect(),
+            ),
+            Batch::PostSlot(b) => Answers::PostSlot(
+                (0..b.slots.len() as u32)
+                    .map(|slot| PostSlotAnswer {
+                        slot,
+                        decision: PostSlotDecision::Accept,
+                        ext: None,
+                    })
+                    .collect(),
+            ),
+            Batch::Promotion(b) => Answers::Promotion(
+                (0..b.groups.len() as u32)
+                    .map(|group| PromotionAnswer {
+                        group,
+                        decision: PromotionDecision::Abstain,
+                    })
+                    .collect(),
+            ),
+            Batch::Review(_) => Answers::Review(Vec::new()),
+        };
+        core::Reply {
+            outcome: Ok(answers),
+            logs: Vec::new(),
+            usage: None,
+        }
+    }
+}
+
 /// The time one further plugin adds, and the time asking any plugin adds
 /// once, from reconciles with none, one and three plugins: the third and
 /// second plugins make the difference between three and one.
@@ -228,6 +338,7 @@ fn measure_subject(
             plugin: Some(s.plugin.into()),
             name: Some(format!("{}-{n}", s.plugin)),
             settings: s.settings.to_string(),
+            limits: s.limits.unwrap_or_default(),
             ..PluginConfig::default()
         })
         .collect();

@@ -10,7 +10,7 @@ use crate::followup::{batches, Purpose};
 use crate::pipeline::Outcome;
 use crate::ruling::{PostSlot, Ruling, Rulings};
 use crate::{GroupPlan, PolicyVerdict, Reason};
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeSet;
 
 pub(super) fn run(g: &mut GroupRun) -> Outcome {
     if !g.post_slot_prepared {
@@ -66,10 +66,14 @@ impl GroupRun<'_> {
     /// The slots shown to plugins with their proposed changes, in order:
     /// those with changes that no one holds.
     pub(crate) fn post_slot_items(&self) -> Vec<u32> {
-        changes_by_slot(&self.plan)
-            .into_keys()
+        let mut slots: Vec<u32> = changes_by_slot(&self.plan)
+            .changes
+            .iter()
+            .map(|(index, _)| *index)
             .filter(|index| !self.held_slots.contains(index))
-            .collect()
+            .collect();
+        slots.dedup();
+        slots
     }
 }
 
@@ -96,21 +100,40 @@ pub(crate) struct Proposed<'p> {
     pub(crate) message: &'p str,
 }
 
-/// The changes the plan proposes, by slot, in the order a reader of the plan
-/// meets them.
-pub(crate) fn changes_by_slot<'p>(plan: &'p GroupPlan) -> BTreeMap<u32, Vec<Proposed<'p>>> {
-    let mut by_slot: BTreeMap<u32, Vec<Proposed<'p>>> = BTreeMap::new();
+/// The changes a plan proposes, by slot: one list sorted by slot, each
+/// slot's in the order a reader of the plan meets them.
+pub(crate) struct Proposals<'p> {
+    pub(crate) changes: Vec<(u32, Proposed<'p>)>,
+}
+
+impl<'p> Proposals<'p> {
+    /// The changes proposed for slot `index`.
+    pub(crate) fn of(&self, index: u32) -> impl Iterator<Item = &Proposed<'p>> {
+        let first = self.changes.partition_point(|(i, _)| *i < index);
+        self.changes[first..]
+            .iter()
+            .take_while(move |(i, _)| *i == index)
+            .map(|(_, p)| p)
+    }
+}
+
+/// The changes the plan proposes, by slot.
+pub(crate) fn changes_by_slot<'p>(plan: &'p GroupPlan) -> Proposals<'p> {
+    let mut changes: Vec<(u32, Proposed<'p>)> = Vec::new();
     let mut add = |index: u32,
                    kind: ChangeKind,
                    allocation: Option<&'p String>,
                    reason: Reason,
                    message: &'p str| {
-        by_slot.entry(index).or_default().push(Proposed {
-            kind,
-            allocation: allocation.map(String::as_str),
-            reason,
-            message,
-        });
+        changes.push((
+            index,
+            Proposed {
+                kind,
+                allocation: allocation.map(String::as_str),
+                reason,
+                message,
+            },
+        ));
     };
     for p in &plan.placements {
         // A migration is one change: its stop stands for it.
@@ -166,7 +189,9 @@ pub(crate) fn changes_by_slot<'p>(plan: &'p GroupPlan) -> BTreeMap<u32, Vec<Prop
             );
         }
     }
-    by_slot
+    // Stable: each slot's changes keep the order they were met in.
+    changes.sort_by_key(|(index, _)| *index);
+    Proposals { changes }
 }
 
 /// Takes every entry concerning `slots` out of the plan, with the counters

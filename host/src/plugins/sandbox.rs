@@ -13,8 +13,9 @@ use wasmtime::{
     Trap,
 };
 
-/// Fuel a hook call may use unless the plugins file says otherwise: about a
-/// hundred million WebAssembly instructions.
+/// Fuel a hook call may use per item it is asked about (a slot, or a
+/// deployment group) unless the plugins file says otherwise: about a hundred
+/// million WebAssembly instructions.
 pub const DEFAULT_FUEL: u64 = 100_000_000;
 
 /// Linear memory a plugin may use unless the plugins file says otherwise.
@@ -40,7 +41,8 @@ const MAX_TABLE_ELEMENTS: usize = 1 << 20;
 /// The limits of one plugin.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Limits {
-    /// Fuel per hook call.
+    /// Fuel per item a hook call is asked about (a slot, or a deployment
+    /// group); per call outside reconciles.
     pub fuel: u64,
     /// Bytes of linear memory.
     pub memory: u64,
@@ -151,6 +153,22 @@ impl Deadline {
             left: limits.deadline,
             of_reconcile: false,
         }
+    }
+}
+
+/// Why a call about `items` slots or deployment groups ran out of fuel.
+pub fn out_of_fuel(limits: Limits, items: usize) -> String {
+    let items = items.max(1) as u64;
+    match items {
+        1 => format!(
+            "ran out of fuel (its limit is {} per item asked)",
+            group_digits(limits.fuel)
+        ),
+        n => format!(
+            "ran out of fuel ({} for a batch of {n} items: its limit is {} per item asked)",
+            group_digits(limits.fuel.saturating_mul(n)),
+            group_digits(limits.fuel)
+        ),
     }
 }
 
