@@ -1,6 +1,7 @@
 //! The `bench` command: reconcile times natively and through the component, on generated rolling updates, and what plugin hooks add.
 
 mod hooks;
+mod neutral;
 mod timing;
 mod workload;
 

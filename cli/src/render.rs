@@ -85,7 +85,10 @@ pub fn plan(input: &ReconcileInput, plan: &Plan, explain: bool) -> String {
         }
     }
     if !plan.plugin_failures.is_empty() {
-        let _ = writeln!(out, "\nplugin failures (the plan goes without their answers)");
+        let _ = writeln!(
+            out,
+            "\nplugin failures (the plan goes without their answers)"
+        );
         for f in &plan.plugin_failures {
             let place = match (&f.group, f.slot) {
                 (Some(g), Some(s)) => format!(" {g}/{s}"),
@@ -110,7 +113,10 @@ pub fn plan(input: &ReconcileInput, plan: &Plan, explain: bool) -> String {
                 ]
             })
             .collect();
-        out.push_str(&table(&["PLUGIN", "HOOK", "GROUP", "LEVEL", "MESSAGE"], rows));
+        out.push_str(&table(
+            &["PLUGIN", "HOOK", "GROUP", "LEVEL", "MESSAGE"],
+            rows,
+        ));
     }
     if explain {
         let _ = writeln!(out, "\nsteps");

@@ -273,11 +273,8 @@ struct Tables {
     /// Per input node, its position in `nodes`, or `u32::MAX` while absent.
     node_at: Vec<u32>,
     nodes: Vec<plugin::Node>,
-    rules: Vec<String>,
-    /// The names in `rules`, as the rule table has them: a candidate's rule
-    /// is found by address first, without comparing text.
-    rule_names: Vec<&'static str>,
-    reasons: Vec<String>,
+    rules: Names,
+    reasons: Names,
 }
 
 impl Tables {
@@ -285,9 +282,8 @@ impl Tables {
         Self {
             node_at: vec![u32::MAX; input_nodes],
             nodes: Vec::new(),
-            rules: Vec::new(),
-            rule_names: Vec::new(),
-            reasons: Vec::new(),
+            rules: Names::default(),
+            reasons: Names::default(),
         }
     }
 
@@ -308,33 +304,42 @@ impl Tables {
     }
 
     fn rule(&mut self, name: &'static str) -> u32 {
-        if let Some(at) = self.rule_names.iter().position(|n| std::ptr::eq(*n, name)) {
-            return at as u32;
-        }
-        let at = position(&mut self.rules, name);
-        if at as usize == self.rule_names.len() {
-            self.rule_names.push(name);
-        }
-        at
+        self.rules.position(name)
     }
 
-    fn reason(&mut self, name: &str) -> u32 {
-        position(&mut self.reasons, name)
+    fn reason(&mut self, name: &'static str) -> u32 {
+        self.reasons.position(name)
     }
 
     fn take(self) -> (Vec<plugin::Node>, Vec<String>, Vec<String>) {
-        (self.nodes, self.rules, self.reasons)
+        (self.nodes, self.rules.names, self.reasons.names)
     }
 }
 
-/// The position of `name` in `table`, added at the end when absent. Tables
-/// hold a handful of names, so a scan beats hashing.
-fn position(table: &mut Vec<String>, name: &str) -> u32 {
-    match table.iter().position(|n| n == name) {
-        Some(at) => at as u32,
-        None => {
-            table.push(name.to_string());
-            (table.len() - 1) as u32
+/// A table of names, each once. The names come from the reconciler's own
+/// tables (rules, reasons), so a name is found by its address before its
+/// text is compared; a batch holds a handful, so a scan beats hashing.
+#[derive(Default)]
+struct Names {
+    names: Vec<String>,
+    keys: Vec<&'static str>,
+}
+
+impl Names {
+    /// The position of `name`, added at the end when absent.
+    fn position(&mut self, name: &'static str) -> u32 {
+        let found = self
+            .keys
+            .iter()
+            .position(|k| std::ptr::eq(*k, name))
+            .or_else(|| self.names.iter().position(|n| n == name));
+        match found {
+            Some(at) => at as u32,
+            None => {
+                self.names.push(name.to_string());
+                self.keys.push(name);
+                (self.names.len() - 1) as u32
+            }
         }
     }
 }

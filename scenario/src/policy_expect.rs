@@ -189,7 +189,11 @@ fn check_logs(want: &ExpectFile, plan: &Plan, out: &mut Vec<String>) {
         return;
     };
     let describe = |l: &slotwise_reconciler::PluginLog| {
-        let group = l.group.as_ref().map(|g| format!(" {g}")).unwrap_or_default();
+        let group = l
+            .group
+            .as_ref()
+            .map(|g| format!(" {g}"))
+            .unwrap_or_default();
         format!(
             "{} at {}{group}, {}: {}",
             l.plugin,

@@ -26,7 +26,9 @@ pub fn test(ws: &Workspace) -> Result<()> {
         ws.run_with(
             &ws.root,
             &slotwise,
-            &["plugin", "new", name, "--lang", lang, "--dir", &dir_arg, "--sdk", &sdk_arg],
+            &[
+                "plugin", "new", name, "--lang", lang, "--dir", &dir_arg, "--sdk", &sdk_arg,
+            ],
             &[],
         )?;
         let env: &[(&str, &Path)] = &[("CARGO_TARGET_DIR", &target)];

@@ -30,7 +30,14 @@ pub fn build(ws: &Workspace) -> Result<Vec<PathBuf>> {
         .map(|p| p.package.as_str())
         .collect();
     // Which of the built plugins are test plugins, for the playground's bundle.
-    let list = format!("[{}]\n", tests.iter().map(|t| format!("\"{t}\"")).collect::<Vec<_>>().join(", "));
+    let list = format!(
+        "[{}]\n",
+        tests
+            .iter()
+            .map(|t| format!("\"{t}\""))
+            .collect::<Vec<_>>()
+            .join(", ")
+    );
     let listed = out_dir.join("test-plugins.json");
     std::fs::write(&listed, list).with_context(|| format!("writing {}", listed.display()))?;
     for plugin in &found {

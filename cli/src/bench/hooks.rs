@@ -1,17 +1,18 @@
 //! Hook overhead: what asking plugins adds to a reconcile through the component, per slot and per plugin, for plugins built for `slotwise:plugin@0.2.0` and for 0.1 (adapted, one call per slot) side by side, a JavaScript plugin, and a job of many groups.
+//!
+//! The reconciles being compared take turns, round after round, so that a
+//! burst of load on a shared machine falls on all of them alike; the best
+//! of the rounds is the figure least disturbed by other work, the median
+//! is beside it.
 
-use super::timing::{time, Timing};
+use super::neutral;
+use super::timing::{once, Timing};
 use super::workload::rolling_job;
 use anyhow::{Context, Result};
 use slotwise_host::plugins::sandbox::Limits;
 use slotwise_host::plugins::{PluginConfig, PluginSet};
 use slotwise_host::transcode::transcode;
 use slotwise_host::{wit, ComponentReconciler};
-use slotwise_reconciler as core;
-use slotwise_reconciler::plugin::{
-    Answers, Batch, Hook, Kept, PostSlotAnswer, PostSlotDecision, PreSlotAnswer,
-    PreSlotDecision, PromotionAnswer, PromotionDecision, ViewParts,
-};
 use std::path::Path;
 use std::time::Duration;
 
@@ -51,35 +52,11 @@ const fn subject(
     }
 }
 
-/// What a reconcile with a subject's plugins measured.
-struct Measured {
-    timing: Timing,
-    /// Calls, and slots asked about, by all the subject's plugins together.
-    calls: u64,
-    slots: u64,
-}
-
-/// Prints the hook figures: the one-group job with no plugin, the 0.2
-/// `probe` and the 0.1 `hold-v0-1` (which changes nothing when it holds
-/// no slot) loaded once and three times, and the JavaScript
-/// `max-disruption`; then the job of many groups with no plugin and with
-/// each Rust plugin once; then the figures against their targets.
-pub fn run(reconciler: &ComponentReconciler, shipped: &Path, rounds: usize) -> Result<()> {
-    println!(
-        "\nhook overhead through the component (median of {rounds} reconciles, best in parentheses; \
-         added = time over no plugin)"
-    );
-    println!(
-        "{:<32}  {:>5}  {:>22}  {:>9}  {:>12}  {:>14}",
-        "plugins", "iface", "reconcile", "calls", "slots asked", "added / slot"
-    );
-    let job = rolling_job(1, SLOTS);
-    let one_group: wit::ReconcileInput = transcode(&job)?;
-    println!("{SLOTS} slots in one group, rolling update");
-    core_part(&job, rounds)?;
-    let none = measure(reconciler, shipped, &one_group, None, rounds)?;
-    row("none", "", &none, None);
-    let subjects = [
+/// The plugin sets compared: the 0.2 `probe` and the 0.1 `hold-v0-1`
+/// (which changes nothing when it holds no slot) once and three times, and
+/// the JavaScript `max-disruption`, which reviews the whole plan.
+fn subjects() -> Vec<Subject> {
+    vec![
         subject("probe (Rust) x1", "0.2", "probe", 1),
         subject("probe (Rust) x3", "0.2", "probe", 3),
         Subject {
@@ -94,236 +71,215 @@ pub fn run(reconciler: &ComponentReconciler, shipped: &Path, rounds: usize) -> R
             // A budget no reconcile reaches: nothing is vetoed, so the
             // plan, and the reconciler's work, stay those of no plugin.
             settings: serde_json::json!({ "limit": 1_000_000_000 }),
+            // QuickJS interprets: a whole plan takes more than the default
+            // half second of a call on a loaded machine.
             limits: Some(Limits {
-                fuel: 1 << 40,
                 deadline: Duration::from_secs(60),
                 reconcile_deadline: Duration::from_secs(600),
                 ..Limits::default()
             }),
             ..subject("max-disruption (JS, review) x1", "0.2", "max-disruption", 1)
         },
-    ];
-    let mut measured = Vec::new();
-    for s in &subjects {
-        let Some(m) = measure_subject(reconciler, shipped, &one_group, s, rounds)? else {
-            continue;
-        };
-        row(s.label, s.interface, &m, Some(&none));
-        measured.push((s, m));
+    ]
+}
+
+/// A reconcile being compared: with no plugin, or consulting a set.
+struct Contender<'s> {
+    subject: Option<&'s Subject>,
+    set: Option<PluginSet>,
+    /// Calls, and slots asked about, by all its plugins together, in one reconcile.
+    calls: u64,
+    slots: u64,
+    times: Vec<Duration>,
+}
+
+/// What one contender measured.
+struct Measured {
+    timing: Timing,
+    calls: u64,
+    slots: u64,
+}
+
+/// Prints the hook figures: the one-group job natively with a relay that
+/// answers at once, then through the component with no plugin and with
+/// each subject; the job of many groups with no plugin and with each Rust
+/// plugin once; then the figures against their targets.
+pub fn run(reconciler: &ComponentReconciler, shipped: &Path, rounds: usize) -> Result<()> {
+    println!(
+        "\nhook overhead through the component ({rounds} rounds, reconciles taking turns; \
+         best, median in parentheses; added = time over no plugin)"
+    );
+    println!(
+        "  {:<30}  {:>5}  {:>22}  {:>7}  {:>11}  {:>13}",
+        "plugins", "iface", "reconcile", "calls", "slots asked", "added / slot"
+    );
+    let subjects = subjects();
+    let job = rolling_job(1, SLOTS);
+    println!("{SLOTS} slots in one group, rolling update");
+    neutral::run(&job, SLOTS, rounds)?;
+    let one_group: wit::ReconcileInput = transcode(&job)?;
+    let all: Vec<&Subject> = subjects.iter().collect();
+    let (none, with) = compare(reconciler, shipped, &one_group, &all, rounds)?;
+    row("none", "", &none, None);
+    for (s, m) in &with {
+        row(s.label, s.interface, m, Some(&none));
     }
+    let none = &none;
 
     let (groups, per_group) = MANY_GROUPS;
     let many: wit::ReconcileInput = transcode(&rolling_job(groups, per_group))?;
     println!("{groups} groups x {per_group} slots, rolling update");
-    let many_none = measure(reconciler, shipped, &many, None, rounds)?;
-    row("none", "", &many_none, None);
-    let mut ratios = Vec::new();
-    for s in subjects
+    let once_each: Vec<&Subject> = subjects
         .iter()
         .filter(|s| s.copies == 1 && s.plugin != "max-disruption")
-    {
-        let Some(m) = measure_subject(reconciler, shipped, &many, s, rounds)? else {
-            continue;
-        };
-        row(s.label, s.interface, &m, Some(&many_none));
-        ratios.push((s.interface, ratio(&m.timing, &many_none.timing)));
+        .collect();
+    let (many_none, many_with) = compare(reconciler, shipped, &many, &once_each, rounds)?;
+    row("none", "", &many_none, None);
+    for (s, m) in &many_with {
+        row(s.label, s.interface, m, Some(&many_none));
     }
 
-    println!("\nagainst the targets (per slot of the job, every hook the plugin is asked at):");
+    println!("\nagainst the targets (per slot of the job, every hook the plugin is asked at; best, median in parentheses):");
     for interface in ["0.2", "0.1"] {
         let of = |copies: usize| {
-            measured
-                .iter()
+            with.iter()
                 .find(|(s, _)| {
                     s.interface == interface && s.copies == copies && s.plugin != "max-disruption"
                 })
-                .map(|(_, m)| m)
+                .map(|(_, m)| &m.timing)
         };
-        if let (Some(one), Some(three)) = (of(1), of(3)) {
-            let (further, at_all) = split(&none.timing, &one.timing, &three.timing);
-            let targets = if interface == "0.2" {
-                (" (target <= 0.3 µs)", " (target <= 0.5 µs)")
-            } else {
-                ("", "")
-            };
-            println!(
-                "  {interface}: each further Rust plugin {}{}; asking any plugin at all {}{}",
-                per_slot(further),
-                targets.0,
-                per_slot(at_all),
-                targets.1
-            );
-        }
-    }
-    if let Some((_, js)) = measured.iter().find(|(s, _)| s.plugin == "max-disruption") {
-        let added = js.timing.median.saturating_sub(none.timing.median);
+        let (Some(one), Some(three)) = (of(1), of(3)) else {
+            continue;
+        };
+        let best = split(none.timing.best, one.best, three.best);
+        let median = split(none.timing.median, one.median, three.median);
+        let targets = match interface {
+            "0.2" => (" (target <= 0.3 µs)", " (target <= 0.5 µs)"),
+            _ => ("", ""),
+        };
         println!(
-            "  JavaScript (0.2, review only): {} per slot reviewed (target <= 5 µs)",
-            per(added, js.slots)
+            "  {interface}: each further Rust plugin {} ({}){}; asking any plugin at all {} ({}){}",
+            per(best.0, SLOTS as u64),
+            per(median.0, SLOTS as u64),
+            targets.0,
+            per(best.1, SLOTS as u64),
+            per(median.1, SLOTS as u64),
+            targets.1
         );
     }
-    for (interface, r) in ratios {
-        let target = if interface == "0.2" {
+    if let Some((_, js)) = with.iter().find(|(s, _)| s.plugin == "max-disruption") {
+        println!(
+            "  JavaScript (0.2, review only): {} ({}) per slot reviewed (target <= 5 µs)",
+            per(js.timing.best.saturating_sub(none.timing.best), js.slots),
+            per(
+                js.timing.median.saturating_sub(none.timing.median),
+                js.slots
+            )
+        );
+    }
+    for (s, m) in &many_with {
+        let target = if s.interface == "0.2" {
             " (target <= 2x)"
         } else {
             ""
         };
         println!(
-            "  {groups} x {per_group} job, one plugin ({interface}) on every hook: {r:.2}x the job with no plugin{target}"
+            "  {groups} x {per_group} job, one plugin ({}) on every hook: {:.2}x ({:.2}x) the job with no plugin{target}",
+            s.interface,
+            ratio(m.timing.best, many_none.timing.best),
+            ratio(m.timing.median, many_none.timing.median)
         );
     }
     Ok(())
 }
 
-/// What the session itself costs, natively, without a component boundary:
-/// a reconcile consulting one plugin on every hook whose relay answers at
-/// once, against the reconcile alone.
-fn core_part(job: &core::ReconcileInput, rounds: usize) -> Result<()> {
-    let alone = time(rounds, || {
-        let _ = core::reconcile(job);
-    });
-    let consulted = vec![core::Consulted {
-        name: "neutral".into(),
-        version: String::new(),
-        hooks: vec![Hook::Promotion, Hook::PreSlot, Hook::PostSlot, Hook::Review],
-        reads: ViewParts {
-            node_ids: false,
-            node_meta: false,
-            allocation_ids: false,
-            candidate_meta: false,
-            change_messages: false,
-        },
-        mode: core::Mode::Enforce,
-        fail_open: false,
-        unloaded: None,
-    }];
-    let mut relay = Neutral;
-    core::reconcile_with(job.clone(), consulted.clone(), &mut relay)
-        .map_err(|e| anyhow::anyhow!("the native session failed: {e:?}"))?;
-    let session = time(rounds, || {
-        let _ = core::reconcile_with(job.clone(), consulted.clone(), &mut relay);
-    });
-    let added = session.median.saturating_sub(alone.median);
-    println!(
-        "  {:<30}  {:>5}  {:>22}  {:>9}  {:>12}  {:>14}",
-        "natively: none",
-        "",
-        alone.show(),
-        "",
-        "",
-        ""
-    );
-    println!(
-        "  {:<30}  {:>5}  {:>22}  {:>9}  {:>12}  {:>14}",
-        "natively: a relay that answers",
-        "0.2",
-        session.show(),
-        "",
-        "",
-        per_slot(added)
-    );
-    Ok(())
-}
-
-/// A relay whose one plugin leaves every decision to the reconciler, at
-/// once: what remains is the session's own work.
-struct Neutral;
-
-impl core::Relay for Neutral {
-    fn answer(&mut self, _: u32, batch: &Batch, _: &[Kept]) -> core::Reply {
-        let answers = match batch {
-            Batch::PreSlot(b) => Answers::PreSlot(
-                (0..b.slots.len() as u32)
-                    .map(|slot| PreSlotAnswer {
-                        slot,
-                        decision: PreSlotDecision::Proceed,
-                        ext: None,
-                    })
-                    .collect(),
-            ),
-            Batch::PostSlot(b) => Answers::PostSlot(
-                (0..b.slots.len() as u32)
-                    .map(|slot| PostSlotAnswer {
-                        slot,
-                        decision: PostSlotDecision::Accept,
-                        ext: None,
-                    })
-                    .collect(),
-            ),
-            Batch::Promotion(b) => Answers::Promotion(
-                (0..b.groups.len() as u32)
-                    .map(|group| PromotionAnswer {
-                        group,
-                        decision: PromotionDecision::Abstain,
-                    })
-                    .collect(),
-            ),
-            Batch::Review(_) => Answers::Review(Vec::new()),
-        };
-        core::Reply {
-            outcome: Ok(answers),
-            logs: Vec::new(),
-            usage: None,
-        }
-    }
-}
-
-/// The time one further plugin adds, and the time asking any plugin adds
-/// once, from reconciles with none, one and three plugins: the third and
-/// second plugins make the difference between three and one.
-fn split(none: &Timing, one: &Timing, three: &Timing) -> (Duration, Duration) {
-    let further = three.median.saturating_sub(one.median) / 2;
-    let at_all = one
-        .median
-        .saturating_sub(none.median)
-        .saturating_sub(further);
-    (further, at_all)
-}
-
-fn per_slot(d: Duration) -> String {
-    per(d, SLOTS as u64)
-}
-
-fn per(d: Duration, n: u64) -> String {
-    match u32::try_from(n) {
-        Ok(n) if n > 0 => format!("{:.2} µs", (d / n).as_secs_f64() * 1e6),
-        _ => "-".into(),
-    }
-}
-
-fn ratio(with: &Timing, without: &Timing) -> f64 {
-    with.median.as_secs_f64() / without.median.as_secs_f64()
-}
-
-fn row(label: &str, interface: &str, m: &Measured, none: Option<&Measured>) {
-    let added = none.map_or_else(String::new, |none| {
-        per(m.timing.median.saturating_sub(none.timing.median), m.slots)
-    });
-    println!(
-        "  {label:<30}  {interface:>5}  {:>22}  {:>9}  {:>12}  {added:>14}",
-        m.timing.show(),
-        if none.is_some() {
-            m.calls.to_string()
-        } else {
-            String::new()
-        },
-        if none.is_some() {
-            m.slots.to_string()
-        } else {
-            String::new()
-        },
-    );
-}
-
-/// The subject's plugins measured on `input`; none when its plugin is not
-/// built (the JavaScript one needs npm).
-fn measure_subject(
+/// Reconciles `input` with no plugin and with each of `subjects`, taking
+/// turns for `rounds` rounds after one reconcile each to warm up and count
+/// what the plugins are asked: no plugin's figures, and each subject's. A
+/// subject whose plugin is not built is left out, and said so.
+fn compare<'s>(
     reconciler: &ComponentReconciler,
     shipped: &Path,
     input: &wit::ReconcileInput,
-    s: &Subject,
+    subjects: &[&'s Subject],
     rounds: usize,
-) -> Result<Option<Measured>> {
+) -> Result<(Measured, Vec<(&'s Subject, Measured)>)> {
+    let mut contenders = vec![Contender {
+        subject: None,
+        set: None,
+        calls: 0,
+        slots: 0,
+        times: Vec::new(),
+    }];
+    for &s in subjects {
+        if let Some(set) = load(shipped, s)? {
+            contenders.push(Contender {
+                subject: Some(s),
+                set: Some(set),
+                calls: 0,
+                slots: 0,
+                times: Vec::new(),
+            });
+        }
+    }
+    for c in &mut contenders {
+        let before = c.set.as_ref().map(|s| s.usage().to_vec());
+        reconcile(reconciler, input, c)?;
+        if let (Some(set), Some(before)) = (&c.set, before) {
+            for (after, before) in set.usage().iter().zip(&before) {
+                for hook in 0..4 {
+                    c.calls += after.calls[hook] - before.calls[hook];
+                    c.slots += after.items[hook] - before.items[hook];
+                }
+            }
+        }
+    }
+    for _ in 0..rounds.max(1) {
+        for c in &mut contenders {
+            let mut outcome = Ok(());
+            let took = once(|| outcome = reconcile(reconciler, input, c));
+            outcome?;
+            c.times.push(took);
+        }
+    }
+    let measured = |c: Contender| Measured {
+        timing: Timing::of(c.times),
+        calls: c.calls,
+        slots: c.slots,
+    };
+    let mut all = contenders.into_iter();
+    let none = all.next().map(measured).context("nothing was measured")?;
+    let with = all
+        .filter_map(|c| Some((c.subject?, measured(c))))
+        .collect();
+    Ok((none, with))
+}
+
+/// One reconcile of `input` as `c` makes it.
+fn reconcile(
+    reconciler: &ComponentReconciler,
+    input: &wit::ReconcileInput,
+    c: &mut Contender,
+) -> Result<()> {
+    match &mut c.set {
+        None => {
+            reconciler
+                .reconcile(input)?
+                .map_err(|e| anyhow::anyhow!("{}: {}", e.field, e.message))?;
+        }
+        Some(set) => {
+            reconciler
+                .reconcile_with(input, set)
+                .context("reconciling with the plugins")?
+                .map_err(|e| anyhow::anyhow!("{}: {}", e.field, e.message))?;
+        }
+    }
+    Ok(())
+}
+
+/// The plugins of `s`, loaded; none when its plugin is not built (the
+/// JavaScript one needs npm).
+fn load(shipped: &Path, s: &Subject) -> Result<Option<PluginSet>> {
     let file = shipped.join(format!("{}.wasm", s.plugin));
     if !file.exists() {
         println!(
@@ -342,70 +298,62 @@ fn measure_subject(
             ..PluginConfig::default()
         })
         .collect();
-    measure(reconciler, shipped, input, Some(&configs), rounds).map(Some)
-}
-
-/// Reconciles `input` consulting the plugins `configs` lists (through a
-/// session with none when `configs` is none), once to check it succeeds and
-/// count what the plugins were asked, then `rounds` times.
-fn measure(
-    reconciler: &ComponentReconciler,
-    shipped: &Path,
-    input: &wit::ReconcileInput,
-    configs: Option<&[PluginConfig]>,
-    rounds: usize,
-) -> Result<Measured> {
-    let Some(configs) = configs else {
-        return Ok(Measured {
-            timing: time(rounds, || {
-                let _ = reconciler.reconcile(input);
-            }),
-            calls: 0,
-            slots: 0,
-        });
-    };
-    let mut set = PluginSet::load(configs, shipped, shipped)?;
+    let set = PluginSet::load(&configs, shipped, shipped)?;
     if let Some(e) = set.unloaded().first() {
         anyhow::bail!("{e}");
     }
-    let before = set.usage().to_vec();
-    reconciler
-        .reconcile_with(input, &mut set)
-        .context("reconciling with the plugins")?
-        .map_err(|e| anyhow::anyhow!("{}: {}", e.field, e.message))?;
-    let (mut calls, mut slots) = (0, 0);
-    for (after, before) in set.usage().iter().zip(&before) {
-        for hook in 0..4 {
-            calls += after.calls[hook] - before.calls[hook];
-            slots += after.items[hook] - before.items[hook];
-        }
+    Ok(Some(set))
+}
+
+/// The time one further plugin adds, and the time asking any plugin adds
+/// once, from reconciles with none, one and three plugins: the third and
+/// second plugins make the difference between three and one.
+fn split(none: Duration, one: Duration, three: Duration) -> (Duration, Duration) {
+    let further = three.saturating_sub(one) / 2;
+    let at_all = one.saturating_sub(none).saturating_sub(further);
+    (further, at_all)
+}
+
+fn per(d: Duration, n: u64) -> String {
+    match u32::try_from(n) {
+        Ok(n) if n > 0 => format!("{:.2} µs", (d / n).as_secs_f64() * 1e6),
+        _ => "-".into(),
     }
-    let timing = time(rounds, || {
-        let _ = reconciler.reconcile_with(input, &mut set);
+}
+
+fn ratio(with: Duration, without: Duration) -> f64 {
+    with.as_secs_f64() / without.as_secs_f64().max(f64::MIN_POSITIVE)
+}
+
+fn row(label: &str, interface: &str, m: &Measured, none: Option<&Measured>) {
+    let added = none.map_or_else(String::new, |none| {
+        format!(
+            "{} ({})",
+            per(m.timing.best.saturating_sub(none.timing.best), m.slots),
+            per(m.timing.median.saturating_sub(none.timing.median), m.slots)
+        )
     });
-    Ok(Measured {
-        timing,
-        calls,
-        slots,
-    })
+    let timing = format!(
+        "{} ({})",
+        super::timing::human(m.timing.best),
+        super::timing::human(m.timing.median)
+    );
+    println!(
+        "  {label:<30}  {interface:>5}  {timing:>22}  {:>7}  {:>11}  {added:>13}",
+        m.calls, m.slots
+    );
 }
 
 #[cfg(test)]
 mod tests {
-    use super::{split, Timing};
+    use super::split;
     use std::time::Duration;
-
-    fn ms(n: u64) -> Timing {
-        Timing {
-            median: Duration::from_millis(n),
-            best: Duration::from_millis(n),
-        }
-    }
 
     #[test]
     fn one_further_plugin_is_half_the_difference_between_three_and_one() {
-        let (further, at_all) = split(&ms(10), &ms(16), &ms(24));
-        assert_eq!(further, Duration::from_millis(4));
-        assert_eq!(at_all, Duration::from_millis(2));
+        let ms = Duration::from_millis;
+        let (further, at_all) = split(ms(10), ms(16), ms(24));
+        assert_eq!(further, ms(4));
+        assert_eq!(at_all, ms(2));
     }
 }

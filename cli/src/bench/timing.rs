@@ -14,21 +14,28 @@ impl Timing {
     }
 }
 
+impl Timing {
+    /// The median and best of `times`; zero when there are none.
+    pub fn of(mut times: Vec<Duration>) -> Self {
+        times.sort_unstable();
+        Self {
+            median: times.get(times.len() / 2).copied().unwrap_or_default(),
+            best: times.first().copied().unwrap_or_default(),
+        }
+    }
+}
+
 /// Runs `f` once to warm up, then `rounds` times.
 pub fn time(rounds: usize, mut f: impl FnMut()) -> Timing {
     f();
-    let mut times: Vec<Duration> = (0..rounds.max(1))
-        .map(|_| {
-            let started = Instant::now();
-            f();
-            started.elapsed()
-        })
-        .collect();
-    times.sort_unstable();
-    Timing {
-        median: times[times.len() / 2],
-        best: times[0],
-    }
+    Timing::of((0..rounds.max(1)).map(|_| once(&mut f)).collect())
+}
+
+/// How long one run of `f` takes.
+pub fn once(mut f: impl FnMut()) -> Duration {
+    let started = Instant::now();
+    f();
+    started.elapsed()
 }
 
 pub fn human(d: Duration) -> String {

@@ -47,12 +47,21 @@ fn rust(dir: &Path) -> Result<PathBuf> {
     let manifest = dir.join("Cargo.toml");
     let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
     let output = Command::new(&cargo)
-        .args(["metadata", "--no-deps", "--format-version", "1", "--manifest-path"])
+        .args([
+            "metadata",
+            "--no-deps",
+            "--format-version",
+            "1",
+            "--manifest-path",
+        ])
         .arg(&manifest)
         .output()
         .with_context(|| format!("cannot run {cargo}"))?;
     if !output.status.success() {
-        bail!("cargo metadata failed: {}", String::from_utf8_lossy(&output.stderr));
+        bail!(
+            "cargo metadata failed: {}",
+            String::from_utf8_lossy(&output.stderr)
+        );
     }
     let metadata: serde_json::Value =
         serde_json::from_slice(&output.stdout).context("cargo metadata's output")?;
@@ -62,9 +71,15 @@ fn rust(dir: &Path) -> Result<PathBuf> {
         .as_array()
         .into_iter()
         .flatten()
-        .find(|t| t["kind"].as_array().is_some_and(|k| k.iter().any(|k| k == "cdylib")))
+        .find(|t| {
+            t["kind"]
+                .as_array()
+                .is_some_and(|k| k.iter().any(|k| k == "cdylib"))
+        })
         .and_then(|t| t["name"].as_str())
-        .context("the crate has no cdylib library; a plugin's is `crate-type = [\"cdylib\", \"rlib\"]`")?;
+        .context(
+            "the crate has no cdylib library; a plugin's is `crate-type = [\"cdylib\", \"rlib\"]`",
+        )?;
     let target = metadata["target_directory"]
         .as_str()
         .context("cargo metadata names no target directory")?;
@@ -81,7 +96,12 @@ fn rust(dir: &Path) -> Result<PathBuf> {
         .with_context(|| format!("cannot read {}", module_path.display()))?;
     let component = wit_component::ComponentEncoder::default()
         .module(&module)
-        .with_context(|| format!("{} carries no component type: does it export a plugin with the SDK's `export!`?", module_path.display()))?
+        .with_context(|| {
+            format!(
+                "{} carries no component type: does it export a plugin with the SDK's `export!`?",
+                module_path.display()
+            )
+        })?
         .validate(true)
         .encode()
         .with_context(|| format!("wrapping {} into a component", module_path.display()))?;
@@ -96,11 +116,15 @@ fn js(dir: &Path) -> Result<PathBuf> {
     let manifest = dir.join("package.json");
     let text = std::fs::read_to_string(&manifest)
         .with_context(|| format!("cannot read {}", manifest.display()))?;
-    let package: serde_json::Value =
-        serde_json::from_str(&text).with_context(|| format!("{} is not JSON", manifest.display()))?;
-    let name = package["name"].as_str().context("package.json has no name")?;
+    let package: serde_json::Value = serde_json::from_str(&text)
+        .with_context(|| format!("{} is not JSON", manifest.display()))?;
+    let name = package["name"]
+        .as_str()
+        .context("package.json has no name")?;
     if package["scripts"]["componentize"].as_str().is_none() {
-        bail!("package.json has no `componentize` script; `slotwise plugin new --lang js` writes one");
+        bail!(
+            "package.json has no `componentize` script; `slotwise plugin new --lang js` writes one"
+        );
     }
     let install = if dir.join("package-lock.json").is_file() {
         "ci"

@@ -3,7 +3,9 @@
 use super::settings::entry;
 use anyhow::{Context, Result};
 use slotwise_host::plugin_wit::{PACKAGE, VERSIONS};
-use slotwise_host::plugins::loading::{self, hook_list, hook_name, Configured, LoadedPlugin, WasmKind};
+use slotwise_host::plugins::loading::{
+    self, hook_list, hook_name, Configured, LoadedPlugin, WasmKind,
+};
 use slotwise_host::plugins::sandbox::{bytes, group_digits, Sandbox};
 use std::path::Path;
 
@@ -126,7 +128,10 @@ pub fn run(file: &Path, settings: Option<&str>, json: bool) -> Result<bool> {
         }
         Ok(Settings::Given(other)) => {
             rows.push(("settings", describe(other)));
-            rows.push(("verdict", "refused: with these settings it cannot run".into()));
+            rows.push((
+                "verdict",
+                "refused: with these settings it cannot run".into(),
+            ));
         }
         Ok(Settings::NoneNeeded) => {
             rows.push(("settings", "none needed".into()));

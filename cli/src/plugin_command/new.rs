@@ -156,10 +156,7 @@ fn find_sdk(given: Option<&Path>) -> Result<PathBuf> {
             .canonicalize()
             .with_context(|| format!("no SDK at {}", sdk.display()));
     }
-    let starts = [
-        std::env::current_exe().ok(),
-        std::env::current_dir().ok(),
-    ];
+    let starts = [std::env::current_exe().ok(), std::env::current_dir().ok()];
     for start in starts.into_iter().flatten() {
         for dir in start.ancestors() {
             let sdk = dir.join("plugins/sdk");
@@ -191,7 +188,15 @@ mod tests {
 
     #[test]
     fn names_that_are_not_kebab_case_are_refused() {
-        for bad in ["", "Freeze", "2fast", "freeze_web", "freeze-", "a--b", "a b"] {
+        for bad in [
+            "",
+            "Freeze",
+            "2fast",
+            "freeze_web",
+            "freeze-",
+            "a--b",
+            "a b",
+        ] {
             assert!(check_name(bad).is_err(), "{bad}");
         }
     }

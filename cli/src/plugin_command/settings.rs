@@ -22,4 +22,3 @@ pub fn entry(file: &Path, settings: &str) -> Result<PluginConfig> {
         ..PluginConfig::default()
     })
 }
-

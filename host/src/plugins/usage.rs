@@ -35,7 +35,14 @@ pub const HOOKS: [Hook; 4] = [Hook::Promotion, Hook::PreSlot, Hook::PostSlot, Ho
 
 impl Usage {
     /// Records one call at `hook` about `items` slots or deployment groups.
-    pub fn record(&mut self, hook: Hook, items: usize, fuel: u64, time: Duration, peak_memory: usize) {
+    pub fn record(
+        &mut self,
+        hook: Hook,
+        items: usize,
+        fuel: u64,
+        time: Duration,
+        peak_memory: usize,
+    ) {
         let i = slot_of(hook);
         self.calls[i] += 1;
         self.items[i] += items as u64;

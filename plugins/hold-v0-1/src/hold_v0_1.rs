@@ -48,7 +48,9 @@ impl PluginGuest for Hold {
         PluginMetadata {
             name: "hold-v0-1".into(),
             version: "0.1.0".into(),
-            description: "Holds the slots its settings list and accepts every proposal (a 0.1 test plugin).".into(),
+            description:
+                "Holds the slots its settings list and accepts every proposal (a 0.1 test plugin)."
+                    .into(),
             hooks: vec![Hook::PreSlot, Hook::PostSlot],
         }
     }
