@@ -55,7 +55,19 @@ impl Plugin for MaintenanceWindow {
     }
 
     fn post_slot(&mut self, batch: &SlotBatch, _: &[Kept]) -> Vec<PostSlotAnswer> {
-        each_post_slot(batch, |at| self.decide(SlotRef::new(batch, at), batch.now))
+        let answers = each_post_slot(batch, |at| self.decide(SlotRef::new(batch, at), batch.now));
+        let held = answers
+            .iter()
+            .filter(|a| !matches!(a.decision, PostSlotDecision::Accept))
+            .count();
+        if held > 0 {
+            slotwise_plugin::log::info(format!(
+                "outside the maintenance windows at {}: {held} of {} slots wait",
+                calendar::format_instant(batch.now),
+                batch.slots.len()
+            ));
+        }
+        answers
     }
 }
 

@@ -139,3 +139,16 @@ fn bad_settings_name_the_field() {
         refuse(r#"{"windows": [{"days": ["mon", "funday"], "start": "01:00", "end": "03:00"}]}"#);
     assert!(bad_day.starts_with("windows[0].days[1]:"), "{bad_day}");
 }
+
+#[test]
+fn the_slots_that_wait_are_counted_in_one_log_line_per_batch() {
+    let _ = slotwise_plugin::log::take();
+    let mut p = saturday_nights();
+    p.post_slot(&one_change(ChangeKind::Stop, NOW), &[]);
+    assert_eq!(
+        slotwise_plugin::log::take(),
+        ["info: outside the maintenance windows at 2026-01-01T00:00:00Z: 1 of 4 slots wait"]
+    );
+    p.post_slot(&one_change(ChangeKind::Stop, NOW + 50 * HOUR), &[]);
+    assert!(slotwise_plugin::log::take().is_empty(), "inside a window nothing waits");
+}

@@ -100,6 +100,24 @@ export function review(limit, batch) {
   return vetoes;
 }
 
+/**
+ * The line max-disruption logs about a review: how much of the budget the
+ * plan would use, and how many slots it vetoed.
+ *
+ * @param {number} limit disruptive changes the reconcile may make
+ * @param {object} batch the reviewed `slot-batch`
+ * @param {object[]} vetoes what `review` answered
+ * @returns {string}
+ */
+export function summary(limit, batch, vetoes) {
+  let proposed = 0;
+  for (let at = 0; at < batch.slots.length; at++) proposed += disruptive(batch, at).length;
+  return (
+    `${plural(proposed, "disruptive change")} proposed across ${plural(batch.groups.length, "group")}, ` +
+    `${plural(limit, "disruption")} allowed: ${plural(vetoes.length, "slot")} vetoed`
+  );
+}
+
 /** `group/index`, as messages name a slot. */
 function slotName(batch, at) {
   const group = batch.groups.find((g) => at >= g.slots.first && at < g.slots.first + g.slots.count);

@@ -3,7 +3,8 @@
 // The host gives each reconcile a fresh instance and configures it first;
 // the limit below is read then. No clock.
 
-import { review, readSettings } from "./disruption.js";
+import { log } from "slotwise:plugin/log@0.2.0";
+import { readSettings, review, summary } from "./disruption.js";
 
 let limit = 0;
 
@@ -28,7 +29,9 @@ export const plugin = {
     if (batch.tag !== "review") {
       throw `max-disruption answers review batches, not ${batch.tag}`;
     }
-    return { tag: "review", val: review(limit, batch.val) };
+    const vetoes = review(limit, batch.val);
+    log("info", summary(limit, batch.val, vetoes));
+    return { tag: "review", val: vetoes };
   },
 };
 

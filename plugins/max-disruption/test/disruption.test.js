@@ -2,7 +2,7 @@
 
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { disruptive, readSettings, review } from "../src/disruption.js";
+import { disruptive, readSettings, review, summary } from "../src/disruption.js";
 
 function candidate(overrides = {}) {
   return {
@@ -79,4 +79,10 @@ test("bad settings are refused naming the field", () => {
   assert.throws(() => readSettings('{"limit": -1}'), /limit: -1 is not a whole number/);
   assert.throws(() => readSettings('{"per": 1}'), /per: unknown field/);
   assert.throws(() => readSettings("{}"), /limit: missing/);
+});
+
+test("the logged line counts the disruptions proposed, the budget and the slots vetoed", () => {
+  const b = batch({ web: [["stop"], ["destructive-update"]], api: [["place"], ["migrate"]] });
+  const vetoes = review(1, b);
+  assert.equal(summary(1, b, vetoes), "3 disruptive changes proposed across 2 groups, 1 disruption allowed: 2 slots vetoed");
 });
