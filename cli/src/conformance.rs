@@ -157,17 +157,18 @@ impl HostRelay for LibraryRelay<'_> {
         transcode(&self.0.consulted()).unwrap_or_default()
     }
 
-    fn answer(
-        &mut self,
-        plugin: u32,
-        batch: &host_types::Batch,
-        kept: &[host_types::Kept],
-    ) -> wit::Reply {
+    fn answer(&mut self, asked: slotwise_host::Asked) -> wit::Reply {
         let mut across =
             || -> std::result::Result<wit::Reply, slotwise_host::transcode::TranscodeError> {
-                let batch: core::plugin::Batch = transcode(batch)?;
-                let kept: Vec<core::plugin::Kept> = transcode(kept)?;
-                transcode(&self.0.answer(plugin, &batch, &kept))
+                let batch: core::plugin::Batch = transcode(asked.batch)?;
+                let kept: Vec<core::plugin::Kept> = transcode(asked.kept)?;
+                transcode(&self.0.answer(core::Asked {
+                    plugin: asked.plugin,
+                    hook: transcode(&asked.hook)?,
+                    items: asked.items,
+                    batch: &batch,
+                    kept: &kept,
+                }))
             };
         across().unwrap_or_else(|e| untranslatable(e.to_string()))
     }
@@ -178,17 +179,18 @@ impl HostRelay for LibraryRelay<'_> {
 struct HostRelayInLibrary<'r>(&'r mut dyn HostRelay);
 
 impl core::Relay for HostRelayInLibrary<'_> {
-    fn answer(
-        &mut self,
-        plugin: u32,
-        batch: &core::plugin::Batch,
-        kept: &[core::plugin::Kept],
-    ) -> core::Reply {
+    fn answer(&mut self, asked: core::Asked) -> core::Reply {
         let mut across =
             || -> std::result::Result<core::Reply, slotwise_host::transcode::TranscodeError> {
-                let batch: host_types::Batch = transcode(batch)?;
-                let kept: Vec<host_types::Kept> = transcode(kept)?;
-                transcode(&self.0.answer(plugin, &batch, &kept))
+                let batch: host_types::Batch = transcode(asked.batch)?;
+                let kept: Vec<host_types::Kept> = transcode(asked.kept)?;
+                transcode(&self.0.answer(slotwise_host::Asked {
+                    plugin: asked.plugin,
+                    hook: transcode(&asked.hook)?,
+                    items: asked.items,
+                    batch: &batch,
+                    kept: &kept,
+                }))
             };
         across().unwrap_or_else(|e| core::Reply {
             outcome: Err(core::Failure {

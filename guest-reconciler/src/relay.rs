@@ -1,14 +1,29 @@
 //! The convenience driver of a session for Rust hosts: a relay answers each question, and the driver hands the replies back until the plan.
 
-use crate::plugin::{Batch, Kept};
+use crate::plugin::{Batch, Hook, Kept};
 use crate::{Consulted, InputError, Plan, Progress, ReconcileInput, Reply, Session, SessionError};
 
+/// A question as a relay gets it: the session's question, its batch found
+/// (the question's own, or the one before's that the driver kept).
+#[derive(Clone, Copy, Debug)]
+pub struct Asked<'q> {
+    /// The plugin: its position among those consulted.
+    pub plugin: u32,
+    /// The hook; a relay needs it only to keep accounts per hook.
+    pub hook: Hook,
+    /// How many items the batch asks about: slots, or deployment groups.
+    pub items: u32,
+    pub batch: &'q Batch,
+    /// The bytes the plugin kept for the batch's slots.
+    pub kept: &'q [Kept],
+}
+
 /// A host's side of a session: it calls the plugins a session names. It
-/// decides nothing: what a reply means is the session's business.
+/// decides nothing: what a reply means is the session's business, and it
+/// knows no hook by name, so a new hook changes no relay.
 pub trait Relay {
-    /// The reply of plugin `plugin` (its position among those consulted)
-    /// to `batch`, given the bytes it kept for the batch's slots.
-    fn answer(&mut self, plugin: u32, batch: &Batch, kept: &[Kept]) -> Reply;
+    /// The reply of the plugin `asked` names to its batch.
+    fn answer(&mut self, asked: Asked) -> Reply;
 }
 
 /// Why a reconcile that consults plugins ended without a plan.
@@ -47,7 +62,13 @@ pub fn reconcile_with(
                         message: "the first question carried no batch".into(),
                     }));
                 };
-                reply = Some(relay.answer(question.plugin, batch, &question.kept));
+                reply = Some(relay.answer(Asked {
+                    plugin: question.plugin,
+                    hook: question.hook,
+                    items: question.items,
+                    batch,
+                    kept: &question.kept,
+                }));
             }
         }
     }

@@ -271,10 +271,17 @@ impl Session {
         }
         let batch = asking.batch.take();
         self.records[p].calls[hook_slot(hook)] += 1;
+        let shown = &asking.shown;
+        let items = if shown.slots.is_empty() {
+            shown.groups.len()
+        } else {
+            shown.slots.len()
+        };
         Some(Question {
             plugin: p as u32,
             hook,
             batch,
+            items: items as u32,
             kept,
         })
     }

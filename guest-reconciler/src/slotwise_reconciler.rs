@@ -44,7 +44,7 @@ mod views;
 mod wit;
 
 pub use reconcile::reconcile;
-pub use relay::{reconcile_with, Refusal, Relay};
+pub use relay::{reconcile_with, Asked, Refusal, Relay};
 pub use session::{Session, MAX_LOG_LINE, MAX_LOG_LINES};
 pub use validation::{MAX_COUNT, MAX_NAME_INDEX};
 pub use wit::exports::slotwise::reconciler::session::{

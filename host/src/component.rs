@@ -1,6 +1,6 @@
 //! Running the reconciler component: loading it once, then a fresh instance for every reconcile.
 
-use crate::relay::Relay;
+use crate::relay::{Asked, Relay};
 use crate::transcode::{transcode, TranscodeError};
 use crate::wit;
 use sha2::{Digest, Sha256};
@@ -257,7 +257,13 @@ impl ComponentReconciler {
                     "the first question carried no batch".into(),
                 ));
             };
-            reply = Some(relay.answer(question.plugin, asked, &question.kept));
+            reply = Some(relay.answer(Asked {
+                plugin: question.plugin,
+                hook: question.hook,
+                items: question.items,
+                batch: asked,
+                kept: &question.kept,
+            }));
         }
     }
 

@@ -13,8 +13,8 @@ pub mod usage;
 
 pub use config::PluginConfig;
 
-use crate::plugin_wit::types::{Batch, Hook, Kept};
-use crate::relay::Relay;
+use crate::plugin_wit::types::Hook;
+use crate::relay::{Asked, Relay};
 use crate::wit::{Consulted, Failure, FailureKind, Mode, Reply, Usage as Used};
 use loading::{Bound, Live, LoadError, LoadedPlugin};
 use sandbox::{Deadline, Sandbox};
@@ -221,20 +221,17 @@ impl Relay for PluginSet {
         self.round = self.entries.iter().map(|_| Round::default()).collect();
     }
 
-    fn answer(&mut self, plugin: u32, batch: &Batch, kept: &[Kept]) -> Reply {
-        let p = plugin as usize;
+    fn answer(&mut self, asked: Asked) -> Reply {
+        let p = asked.plugin as usize;
         if self.round.len() != self.entries.len() {
             self.begin();
         }
-        let (hook, items) = match batch {
-            Batch::PreSlot(b) => (Hook::PreSlot, b.slots.len()),
-            Batch::PostSlot(b) => (Hook::PostSlot, b.slots.len()),
-            Batch::Promotion(b) => (Hook::Promotion, b.groups.len()),
-            Batch::Review(b) => (Hook::Review, b.slots.len()),
-        };
-        self.call(p, hook, items, |live| match &live.bound {
-            Bound::Current(guest) => guest.call_answer(&mut live.store, batch, kept),
-            Bound::V1(hooks) => hooks.answer(&mut live.store, batch, kept),
+        let (batch, kept) = (asked.batch, asked.kept);
+        self.call(p, asked.hook, asked.items as usize, |live| {
+            match &live.bound {
+                Bound::Current(guest) => guest.call_answer(&mut live.store, batch, kept),
+                Bound::V1(hooks) => hooks.answer(&mut live.store, batch, kept),
+            }
         })
     }
 

@@ -6,12 +6,12 @@ use crate::input::expand;
 use crate::plugins::{Mode, OnError};
 use crate::policy::{AdjustFile, PolicyFile, PostSlotFile, PreSlotFile, PromotionFile, ScriptFile};
 use slotwise_reconciler::plugin::{
-    Adjustment, Answers, Batch, CandidateAdjustment, Deferral, Hook, Kept, PostSlotAnswer,
+    Adjustment, Answers, Batch, CandidateAdjustment, Deferral, Hook, PostSlotAnswer,
     PostSlotDecision, PreSlotAnswer, PreSlotDecision, PromotionAnswer, PromotionDecision,
     SlotBatch, Veto, ViewParts,
 };
 use slotwise_reconciler::{
-    Consulted, Failure, FailureKind, LogLevel, LogLine, Mode as SessionMode, Relay, Reply,
+    Asked, Consulted, Failure, FailureKind, LogLevel, LogLine, Mode as SessionMode, Relay, Reply,
 };
 use std::collections::BTreeMap;
 
@@ -113,8 +113,8 @@ impl ScriptedRelay {
 }
 
 impl Relay for ScriptedRelay {
-    fn answer(&mut self, plugin: u32, batch: &Batch, kept: &[Kept]) -> Reply {
-        let _ = kept;
+    fn answer(&mut self, asked: Asked) -> Reply {
+        let (plugin, batch) = (asked.plugin, asked.batch);
         let Some(script) = self.scripts.get(plugin as usize) else {
             return failed(FailureKind::Load, format!("no script {plugin}"));
         };

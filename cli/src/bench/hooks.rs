@@ -227,10 +227,8 @@ fn compare<'s>(
         reconcile(reconciler, input, c)?;
         if let (Some(set), Some(before)) = (&c.set, before) {
             for (after, before) in set.usage().iter().zip(&before) {
-                for hook in 0..4 {
-                    c.calls += after.calls[hook] - before.calls[hook];
-                    c.slots += after.items[hook] - before.items[hook];
-                }
+                c.calls += after.total().calls - before.total().calls;
+                c.slots += after.total().items - before.total().items;
             }
         }
     }

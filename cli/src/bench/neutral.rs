@@ -4,7 +4,7 @@ use super::timing::{human, time};
 use anyhow::Result;
 use slotwise_reconciler as core;
 use slotwise_reconciler::plugin::{
-    Answers, Batch, Hook, Kept, PostSlotAnswer, PostSlotDecision, PreSlotAnswer, PreSlotDecision,
+    Answers, Batch, Hook, PostSlotAnswer, PostSlotDecision, PreSlotAnswer, PreSlotDecision,
     PromotionAnswer, PromotionDecision, ViewParts,
 };
 use std::time::Duration;
@@ -66,8 +66,8 @@ pub fn run(job: &core::ReconcileInput, slots: usize, rounds: usize) -> Result<()
 struct Neutral;
 
 impl core::Relay for Neutral {
-    fn answer(&mut self, _: u32, batch: &Batch, _: &[Kept]) -> core::Reply {
-        let answers = match batch {
+    fn answer(&mut self, asked: core::Asked) -> core::Reply {
+        let answers = match asked.batch {
             Batch::PreSlot(b) => Answers::PreSlot(
                 (0..b.slots.len() as u32)
                     .map(|slot| PreSlotAnswer {

@@ -3,9 +3,8 @@
 use super::settings::entry;
 use anyhow::Result;
 use slotwise_cli::conformance::{self, Consulted};
-use slotwise_host::plugins::loading::hook_name;
+use slotwise_host::plugin_wit::hook_name;
 use slotwise_host::plugins::sandbox::{bytes, group_digits};
-use slotwise_host::plugins::usage::{slot_of, HOOKS};
 use slotwise_host::plugins::PluginSet;
 use slotwise_host::ComponentReconciler;
 use std::path::Path;
@@ -56,18 +55,14 @@ pub fn run(
         "{:<10} {:>14} {:>14} {:>14}",
         "HOOK", "CALLS/ROUND", "µs/CALL", "FUEL/CALL"
     );
-    for hook in HOOKS {
-        let i = slot_of(hook);
-        let calls = usage.calls[i];
-        if calls == 0 {
-            continue;
-        }
+    for (hook, counts) in usage.hooks() {
+        let calls = counts.calls.max(1);
         println!(
             "{:<10} {:>14} {:>14.2} {:>14}",
-            hook_name(hook),
-            calls / u64::from(rounds),
-            micros(usage.time[i]) / calls as f64,
-            group_digits(usage.fuel[i] / calls)
+            hook_name(*hook),
+            counts.calls / u64::from(rounds),
+            micros(counts.time) / calls as f64,
+            group_digits(counts.fuel / calls)
         );
     }
     println!("peak memory {}", bytes(usage.peak_memory as u64));

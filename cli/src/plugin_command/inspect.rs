@@ -2,10 +2,8 @@
 
 use super::settings::entry;
 use anyhow::{Context, Result};
-use slotwise_host::plugin_wit::{PACKAGE, VERSIONS};
-use slotwise_host::plugins::loading::{
-    self, hook_list, hook_name, Configured, LoadedPlugin, WasmKind,
-};
+use slotwise_host::plugin_wit::{hook_name, PACKAGE, VERSIONS};
+use slotwise_host::plugins::loading::{self, hook_list, Configured, LoadedPlugin, WasmKind};
 use slotwise_host::plugins::sandbox::{bytes, group_digits, Sandbox};
 use std::path::Path;
 

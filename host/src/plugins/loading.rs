@@ -525,16 +525,9 @@ pub fn hook_list(hooks: &[Hook]) -> String {
     if hooks.is_empty() {
         return "none".into();
     }
-    let names: Vec<&str> = hooks.iter().map(|h| hook_name(*h)).collect();
+    let names: Vec<String> = hooks
+        .iter()
+        .map(|h| crate::plugin_wit::hook_name(*h))
+        .collect();
     names.join(", ")
-}
-
-/// A hook's name, as in the WIT.
-pub fn hook_name(hook: Hook) -> &'static str {
-    match hook {
-        Hook::PreSlot => "pre-slot",
-        Hook::PostSlot => "post-slot",
-        Hook::Promotion => "promotion",
-        Hook::Review => "review",
-    }
 }

@@ -136,7 +136,10 @@ impl Hooks {
                 }
                 Ok(Answers::Promotion(answers))
             }
-            Batch::Review(_) => Err(missing("review")),
+            // 0.1 knows no other hook, and a plugin is asked only at its own.
+            _ => Err(wasmtime::Error::msg(
+                "a 0.1 plugin answers pre-slot, post-slot and promotion batches only",
+            )),
         }
     }
 }

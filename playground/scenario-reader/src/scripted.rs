@@ -2,8 +2,8 @@
 
 use crate::reading::syntax_of;
 use crate::Syntax;
-use slotwise_reconciler::plugin::Batch;
-use slotwise_reconciler::Relay;
+use slotwise_reconciler::plugin::{Batch, Hook};
+use slotwise_reconciler::{Asked, Relay};
 
 /// The reply of scripted plugin `plugin` of the scenario `text` to `batch`,
 /// the JSON of a plugin `batch`; the reply is the JSON of a session `reply`.
@@ -22,7 +22,19 @@ pub fn scripted_reply(
         .policy
         .ok_or_else(|| "the scenario scripts no policy".to_string())?;
     let batch: Batch = serde_json::from_str(batch).map_err(|e| format!("not a batch: {e}"))?;
-    let reply = relay.answer(plugin, &batch, &[]);
+    let hook = match &batch {
+        Batch::PreSlot(_) => Hook::PreSlot,
+        Batch::PostSlot(_) => Hook::PostSlot,
+        Batch::Promotion(_) => Hook::Promotion,
+        Batch::Review(_) => Hook::Review,
+    };
+    let reply = relay.answer(Asked {
+        plugin,
+        hook,
+        items: 0,
+        batch: &batch,
+        kept: &[],
+    });
     serde_json::to_string(&reply).map_err(|e| e.to_string())
 }
 

@@ -150,5 +150,8 @@ fn the_slots_that_wait_are_counted_in_one_log_line_per_batch() {
         ["info: outside the maintenance windows at 2026-01-01T00:00:00Z: 1 of 4 slots wait"]
     );
     p.post_slot(&one_change(ChangeKind::Stop, NOW + 50 * HOUR), &[]);
-    assert!(slotwise_plugin::log::take().is_empty(), "inside a window nothing waits");
+    assert!(
+        slotwise_plugin::log::take().is_empty(),
+        "inside a window nothing waits"
+    );
 }
