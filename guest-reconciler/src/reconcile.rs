@@ -111,7 +111,7 @@ fn stop_job(run: &mut JobRun) -> Outcome {
             input.now,
             input.explain,
         );
-        run.decided.push(Decided::Plan(plan));
+        run.decided.push(Decided::Plan(Box::new(plan)));
     }
     let why = if job.is_some() { "stopped" } else { "gone" };
     Outcome::done(format!("the job is {why}; every allocation is stopped")).and_finish()
@@ -151,7 +151,7 @@ fn groups(run: &mut JobRun) -> Outcome {
             } else {
                 let (plan, complete) = g.finish();
                 run.complete &= complete;
-                run.decided.push(Decided::Plan(plan));
+                run.decided.push(Decided::Plan(Box::new(plan)));
             }
         }
         let Some(&name) = names.get(run.next_group) else {
@@ -179,7 +179,7 @@ fn groups(run: &mut JobRun) -> Outcome {
                     status: StepStatus::Done,
                     message: format!("{} allocations stopped", plan.stops.len()),
                 });
-                run.decided.push(Decided::Plan(plan));
+                run.decided.push(Decided::Plan(Box::new(plan)));
             }
         }
     }

@@ -46,7 +46,7 @@ impl Awaiting<'_> {
 /// A group as the run has it once its steps ended: its plan, or its run
 /// kept whole until the review of the plan is over.
 pub(crate) enum Decided<'a> {
-    Plan(GroupPlan),
+    Plan(Box<GroupPlan>),
     Run(Box<GroupRun<'a>>),
 }
 
@@ -121,7 +121,7 @@ impl<'a> JobRun<'a> {
             groups: std::mem::take(&mut self.decided)
                 .into_iter()
                 .map(|d| match d {
-                    Decided::Plan(plan) => plan,
+                    Decided::Plan(plan) => *plan,
                     Decided::Run(g) => g.finish().0,
                 })
                 .collect(),
@@ -165,13 +165,14 @@ impl Reporting for JobRun<'_> {
 pub(crate) fn finish_groups(run: &mut JobRun) {
     for d in run.decided.iter_mut() {
         if let Decided::Run(_) = d {
-            let Decided::Run(g) = std::mem::replace(d, Decided::Plan(crate::group::empty_plan("")))
+            let Decided::Run(g) =
+                std::mem::replace(d, Decided::Plan(Box::new(crate::group::empty_plan(""))))
             else {
                 continue;
             };
             let (plan, complete) = g.finish();
             run.complete &= complete;
-            *d = Decided::Plan(plan);
+            *d = Decided::Plan(Box::new(plan));
         }
     }
 }

@@ -36,7 +36,7 @@ pub struct PluginSet {
 enum Entry {
     Loaded(Box<LoadedPlugin>),
     /// A plugin that could not be loaded, why, and how it was configured.
-    Unloaded(LoadError, PluginConfig),
+    Unloaded(Box<(LoadError, PluginConfig)>),
 }
 
 /// A plugin's state in the current reconcile.
@@ -80,7 +80,7 @@ impl PluginSet {
                     .and_then(|path| loading::load(&sandbox, config, &path));
                 match loaded {
                     Ok(p) => Entry::Loaded(Box::new(p)),
-                    Err(e) => Entry::Unloaded(e, config.clone()),
+                    Err(e) => Entry::Unloaded(Box::new((e, config.clone()))),
                 }
             })
             .collect();
@@ -98,7 +98,7 @@ impl PluginSet {
         self.entries
             .iter()
             .filter_map(|e| match e {
-                Entry::Unloaded(error, _) => Some(error),
+                Entry::Unloaded(unloaded) => Some(&unloaded.0),
                 Entry::Loaded(_) => None,
             })
             .collect()
@@ -200,19 +200,22 @@ impl Relay for PluginSet {
                     fail_open: p.fail_open,
                     unloaded: None,
                 },
-                Entry::Unloaded(error, config) => Consulted {
-                    name: config.name.clone().unwrap_or_else(|| error.plugin.clone()),
-                    version: error.version.clone().unwrap_or_default(),
-                    hooks: Vec::new(),
-                    reads: since_v0_1_0::every_part(),
-                    mode: if config.monitor {
-                        Mode::Monitor
-                    } else {
-                        Mode::Enforce
-                    },
-                    fail_open: config.fail_open,
-                    unloaded: Some(error.cause.clone()),
-                },
+                Entry::Unloaded(unloaded) => {
+                    let (error, config) = unloaded.as_ref();
+                    Consulted {
+                        name: config.name.clone().unwrap_or_else(|| error.plugin.clone()),
+                        version: error.version.clone().unwrap_or_default(),
+                        hooks: Vec::new(),
+                        reads: since_v0_1_0::every_part(),
+                        mode: if config.monitor {
+                            Mode::Monitor
+                        } else {
+                            Mode::Enforce
+                        },
+                        fail_open: config.fail_open,
+                        unloaded: Some(error.cause.clone()),
+                    }
+                }
             })
             .collect()
     }

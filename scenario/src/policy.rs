@@ -11,7 +11,7 @@ use std::collections::BTreeMap;
 #[derive(Deserialize, JsonSchema)]
 #[serde(untagged)]
 pub enum PolicyFile {
-    One(ScriptFile),
+    One(Box<ScriptFile>),
     Many(Vec<ScriptFile>),
 }
 

@@ -55,7 +55,7 @@ impl ScriptedRelay {
     /// The plugins `file` scripts, with times resolved against `now`.
     pub(crate) fn new(file: &PolicyFile, now: i64) -> Result<Self, ScenarioError> {
         let files = match file {
-            PolicyFile::One(one) => std::slice::from_ref(one),
+            PolicyFile::One(one) => std::slice::from_ref(one.as_ref()),
             PolicyFile::Many(many) => many.as_slice(),
         };
         let mut consulted = Vec::new();
