@@ -1,8 +1,7 @@
 //! The session: a reconcile driven question by question, one plugin and one batch at a time, that resumes where it paused and decides everything a host only relays.
 
 use slotwise_reconciler::plugin::{
-    Answers, Batch, Hook, PostSlotAnswer, PostSlotDecision, PreSlotAnswer, PreSlotDecision,
-    PromotionAnswer, PromotionDecision, Veto, ViewParts,
+    neutral_answers, Answers, Batch, Hook, PreSlotAnswer, Veto, ViewParts,
 };
 use slotwise_reconciler::{
     reconcile, Consulted, Failure, FailureKind, LogLevel, LogLine, Mode, Progress, Reply, Session,
@@ -36,39 +35,6 @@ fn reply(answers: Answers) -> Reply {
         outcome: Ok(answers),
         logs: Vec::new(),
         usage: None,
-    }
-}
-
-/// The answers that change nothing, for `batch`.
-fn neutral(batch: &Batch) -> Answers {
-    match batch {
-        Batch::PreSlot(b) => Answers::PreSlot(
-            (0..b.slots.len() as u32)
-                .map(|slot| PreSlotAnswer {
-                    slot,
-                    decision: PreSlotDecision::Proceed,
-                    ext: None,
-                })
-                .collect(),
-        ),
-        Batch::PostSlot(b) => Answers::PostSlot(
-            (0..b.slots.len() as u32)
-                .map(|slot| PostSlotAnswer {
-                    slot,
-                    decision: PostSlotDecision::Accept,
-                    ext: None,
-                })
-                .collect(),
-        ),
-        Batch::Promotion(b) => Answers::Promotion(
-            (0..b.groups.len() as u32)
-                .map(|group| PromotionAnswer {
-                    group,
-                    decision: PromotionDecision::Abstain,
-                })
-                .collect(),
-        ),
-        Batch::Review(_) => Answers::Review(Vec::new()),
     }
 }
 
@@ -127,7 +93,7 @@ fn each_question_names_one_plugin_and_a_later_plugin_on_the_same_batch_gets_none
         plugin("b", &[Hook::PreSlot, Hook::PostSlot]),
     ];
     let mut session = Session::open(input(TWO_GROUPS), plugins).expect("opens");
-    let (_, asked) = drive(&mut session, |_, b| reply(neutral(b)));
+    let (_, asked) = drive(&mut session, |_, b| reply(neutral_answers(b)));
     assert_eq!(
         asked,
         vec![
@@ -145,7 +111,7 @@ fn each_question_names_one_plugin_and_a_later_plugin_on_the_same_batch_gets_none
 fn a_session_whose_plugins_change_nothing_plans_as_the_plain_reconcile() {
     let all = [Hook::PreSlot, Hook::PostSlot, Hook::Promotion, Hook::Review];
     let mut session = Session::open(input(TWO_GROUPS), vec![plugin("p", &all)]).expect("opens");
-    let (mut plan, _) = drive(&mut session, |_, b| reply(neutral(b)));
+    let (mut plan, _) = drive(&mut session, |_, b| reply(neutral_answers(b)));
     let mut plain = reconcile(&input(TWO_GROUPS)).expect("a plan");
     // Only the step reports differ: the session's say the plugins were asked.
     plan.steps.clear();
@@ -170,7 +136,7 @@ fn a_promotion_plugin_sees_each_awaiting_group_with_its_live_canaries_and_their_
                 seen.push((g.group.clone(), g.desired_canaries, health));
             }
         }
-        reply(neutral(b))
+        reply(neutral_answers(b))
     });
     assert_eq!(
         seen,
@@ -196,7 +162,7 @@ allocations:
             change: 0,
             reason: "no budget left".into(),
         }])),
-        other => reply(neutral(other)),
+        other => reply(neutral_answers(other)),
     });
     let web = &plan.groups[0];
     assert!(web.placements.is_empty() && web.stops.is_empty(), "{web:?}");
@@ -217,7 +183,7 @@ fn log_lines_are_kept_in_the_plan_with_the_plugin_and_hook_in_order() {
             level: LogLevel::Info,
             message: format!("line of {p}"),
         }],
-        ..reply(neutral(b))
+        ..reply(neutral_answers(b))
     });
     let logs: Vec<(String, String, Option<String>, String)> = plan
         .plugin_logs
@@ -257,7 +223,7 @@ fn refusal(garble: impl Fn(&mut Vec<PreSlotAnswer>)) -> String {
     let Ok(Progress::Ask(q)) = session.next(None) else {
         panic!("a question comes first");
     };
-    let Some(Answers::PreSlot(mut answers)) = q.batch.as_ref().map(neutral) else {
+    let Some(Answers::PreSlot(mut answers)) = q.batch.as_ref().map(neutral_answers) else {
         panic!("a pre-slot batch");
     };
     garble(&mut answers);

@@ -157,20 +157,9 @@ impl HostRelay for LibraryRelay<'_> {
         transcode(&self.0.consulted()).unwrap_or_default()
     }
 
-    fn answer(&mut self, asked: slotwise_host::Asked) -> wit::Reply {
-        let mut across =
-            || -> std::result::Result<wit::Reply, slotwise_host::transcode::TranscodeError> {
-                let batch: core::plugin::Batch = transcode(asked.batch)?;
-                let kept: Vec<core::plugin::Kept> = transcode(asked.kept)?;
-                transcode(&self.0.answer(core::Asked {
-                    plugin: asked.plugin,
-                    hook: transcode(&asked.hook)?,
-                    items: asked.items,
-                    batch: &batch,
-                    kept: &kept,
-                }))
-            };
-        across().unwrap_or_else(|e| untranslatable(e.to_string()))
+    fn answer(&mut self, question: &wit::Question, batch: &host_types::Batch) -> wit::Reply {
+        across(question, batch, |q, b| self.0.answer(q, b))
+            .unwrap_or_else(|e| untranslatable(e.to_string()))
     }
 }
 
@@ -179,20 +168,8 @@ impl HostRelay for LibraryRelay<'_> {
 struct HostRelayInLibrary<'r>(&'r mut dyn HostRelay);
 
 impl core::Relay for HostRelayInLibrary<'_> {
-    fn answer(&mut self, asked: core::Asked) -> core::Reply {
-        let mut across =
-            || -> std::result::Result<core::Reply, slotwise_host::transcode::TranscodeError> {
-                let batch: host_types::Batch = transcode(asked.batch)?;
-                let kept: Vec<host_types::Kept> = transcode(asked.kept)?;
-                transcode(&self.0.answer(slotwise_host::Asked {
-                    plugin: asked.plugin,
-                    hook: transcode(&asked.hook)?,
-                    items: asked.items,
-                    batch: &batch,
-                    kept: &kept,
-                }))
-            };
-        across().unwrap_or_else(|e| core::Reply {
+    fn answer(&mut self, question: &core::Question, batch: &core::plugin::Batch) -> core::Reply {
+        across(question, batch, |q, b| self.0.answer(q, b)).unwrap_or_else(|e| core::Reply {
             outcome: Err(core::Failure {
                 kind: core::FailureKind::Load,
                 message: e.to_string(),
@@ -201,6 +178,26 @@ impl core::Relay for HostRelayInLibrary<'_> {
             usage: None,
         })
     }
+}
+
+/// `relay`'s reply to `question` and `batch`, all three taken across from
+/// one side's types (the library's, the host's) to the other's and back.
+fn across<Q, B, R, Q2, B2, R2>(
+    question: &Q,
+    batch: &B,
+    relay: impl FnOnce(&Q2, &B2) -> R2,
+) -> std::result::Result<R, slotwise_host::transcode::TranscodeError>
+where
+    Q: serde::Serialize,
+    B: serde::Serialize,
+    R: serde::de::DeserializeOwned,
+    Q2: serde::de::DeserializeOwned,
+    B2: serde::de::DeserializeOwned,
+    R2: serde::Serialize,
+{
+    let question: Q2 = transcode(question)?;
+    let batch: B2 = transcode(batch)?;
+    transcode(&relay(&question, &batch))
 }
 
 fn untranslatable(message: String) -> wit::Reply {

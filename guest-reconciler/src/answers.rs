@@ -1,6 +1,9 @@
 //! Checking a plugin's raw answers against the batch they answer, before they are composed with others: their hook, count, order, what they name, and their size.
 
-use crate::plugin::{Answers, Hook, PostSlotDecision, PreSlotDecision, PromotionDecision, Span};
+use crate::plugin::{
+    Answers, Batch, Hook, PostSlotAnswer, PostSlotDecision, PreSlotAnswer, PreSlotDecision,
+    PromotionAnswer, PromotionDecision, Span,
+};
 use crate::views::{standing, Shown};
 
 /// Text one answer on one item may hold; over it the answer is refused, so
@@ -242,6 +245,42 @@ fn answers_hook(answers: &Answers) -> Hook {
         Answers::PostSlot(_) => Hook::PostSlot,
         Answers::Promotion(_) => Hook::Promotion,
         Answers::Review(_) => Hook::Review,
+    }
+}
+
+/// The answers that leave every decision to the reconciler: proceed,
+/// accept, abstain, no veto. What a plugin with nothing to say answers; a
+/// baseline for hosts and tests.
+pub fn neutral(batch: &Batch) -> Answers {
+    let count = |n: usize| 0..n as u32;
+    match batch {
+        Batch::PreSlot(b) => Answers::PreSlot(
+            count(b.slots.len())
+                .map(|slot| PreSlotAnswer {
+                    slot,
+                    decision: PreSlotDecision::Proceed,
+                    ext: None,
+                })
+                .collect(),
+        ),
+        Batch::PostSlot(b) => Answers::PostSlot(
+            count(b.slots.len())
+                .map(|slot| PostSlotAnswer {
+                    slot,
+                    decision: PostSlotDecision::Accept,
+                    ext: None,
+                })
+                .collect(),
+        ),
+        Batch::Promotion(b) => Answers::Promotion(
+            count(b.groups.len())
+                .map(|group| PromotionAnswer {
+                    group,
+                    decision: PromotionDecision::Abstain,
+                })
+                .collect(),
+        ),
+        Batch::Review(_) => Answers::Review(Vec::new()),
     }
 }
 

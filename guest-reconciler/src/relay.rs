@@ -1,29 +1,17 @@
 //! The convenience driver of a session for Rust hosts: a relay answers each question, and the driver hands the replies back until the plan.
 
-use crate::plugin::{Batch, Hook, Kept};
-use crate::{Consulted, InputError, Plan, Progress, ReconcileInput, Reply, Session, SessionError};
-
-/// A question as a relay gets it: the session's question, its batch found
-/// (the question's own, or the one before's that the driver kept).
-#[derive(Clone, Copy, Debug)]
-pub struct Asked<'q> {
-    /// The plugin: its position among those consulted.
-    pub plugin: u32,
-    /// The hook; a relay needs it only to keep accounts per hook.
-    pub hook: Hook,
-    /// How many items the batch asks about: slots, or deployment groups.
-    pub items: u32,
-    pub batch: &'q Batch,
-    /// The bytes the plugin kept for the batch's slots.
-    pub kept: &'q [Kept],
-}
+use crate::plugin::Batch;
+use crate::{
+    Consulted, InputError, Plan, Progress, Question, ReconcileInput, Reply, Session, SessionError,
+};
 
 /// A host's side of a session: it calls the plugins a session names. It
 /// decides nothing: what a reply means is the session's business, and it
-/// knows no hook by name, so a new hook changes no relay.
+/// never looks inside a batch, so a new hook changes no relay.
 pub trait Relay {
-    /// The reply of the plugin `asked` names to its batch.
-    fn answer(&mut self, asked: Asked) -> Reply;
+    /// The reply of the plugin `question` names to `batch`: the question's
+    /// own, or the one before's when the question carries none.
+    fn answer(&mut self, question: &Question, batch: &Batch) -> Reply;
 }
 
 /// Why a reconcile that consults plugins ended without a plan.
@@ -50,8 +38,8 @@ pub fn reconcile_with(
     loop {
         match session.next(reply.take()).map_err(Refusal::Session)? {
             Progress::Done(plan) => return Ok(plan),
-            Progress::Ask(question) => {
-                if let Some(batch) = question.batch {
+            Progress::Ask(mut question) => {
+                if let Some(batch) = question.batch.take() {
                     last = Some(batch);
                 }
                 let Some(batch) = last.as_ref() else {
@@ -62,13 +50,7 @@ pub fn reconcile_with(
                         message: "the first question carried no batch".into(),
                     }));
                 };
-                reply = Some(relay.answer(Asked {
-                    plugin: question.plugin,
-                    hook: question.hook,
-                    items: question.items,
-                    batch,
-                    kept: &question.kept,
-                }));
+                reply = Some(relay.answer(&question, batch));
             }
         }
     }

@@ -44,7 +44,7 @@ mod views;
 mod wit;
 
 pub use reconcile::reconcile;
-pub use relay::{reconcile_with, Asked, Refusal, Relay};
+pub use relay::{reconcile_with, Refusal, Relay};
 pub use session::{Session, MAX_LOG_LINE, MAX_LOG_LINES};
 pub use validation::{MAX_COUNT, MAX_NAME_INDEX};
 pub use wit::exports::slotwise::reconciler::session::{
@@ -54,5 +54,6 @@ pub use wit::exports::slotwise::reconciler::types::*;
 
 /// What plugins see and answer: the types of the `slotwise:plugin` package.
 pub mod plugin {
+    pub use crate::answers::neutral as neutral_answers;
     pub use crate::wit::exports::slotwise::plugin::types::*;
 }

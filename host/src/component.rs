@@ -1,6 +1,6 @@
 //! Running the reconciler component: loading it once, then a fresh instance for every reconcile.
 
-use crate::relay::{Asked, Relay};
+use crate::relay::Relay;
 use crate::transcode::{transcode, TranscodeError};
 use crate::wit;
 use sha2::{Digest, Sha256};
@@ -245,25 +245,19 @@ impl ComponentReconciler {
                 .call_next(&mut store, handle, reply.as_ref())
                 .map_err(call_error)?
                 .map_err(|e| HostError::Session(Box::new(e)))?;
-            let question = match progress {
+            let mut question = match progress {
                 wit::Progress::Done(plan) => return Ok(Ok(plan)),
                 wit::Progress::Ask(question) => question,
             };
             if question.batch.is_some() {
-                batch = question.batch;
+                batch = question.batch.take();
             }
             let Some(asked) = batch.as_ref() else {
                 return Err(HostError::Call(
                     "the first question carried no batch".into(),
                 ));
             };
-            reply = Some(relay.answer(Asked {
-                plugin: question.plugin,
-                hook: question.hook,
-                items: question.items,
-                batch: asked,
-                kept: &question.kept,
-            }));
+            reply = Some(relay.answer(&question, asked));
         }
     }
 

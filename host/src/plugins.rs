@@ -13,9 +13,9 @@ pub mod usage;
 
 pub use config::PluginConfig;
 
-use crate::plugin_wit::types::Hook;
-use crate::relay::{Asked, Relay};
-use crate::wit::{Consulted, Failure, FailureKind, Mode, Reply, Usage as Used};
+use crate::plugin_wit::types::{Batch, Hook};
+use crate::relay::Relay;
+use crate::wit::{Consulted, Failure, FailureKind, Mode, Question, Reply, Usage as Used};
 use loading::{Bound, Live, LoadError, LoadedPlugin};
 use sandbox::{Deadline, Sandbox};
 use std::path::Path;
@@ -224,18 +224,21 @@ impl Relay for PluginSet {
         self.round = self.entries.iter().map(|_| Round::default()).collect();
     }
 
-    fn answer(&mut self, asked: Asked) -> Reply {
-        let p = asked.plugin as usize;
+    fn answer(&mut self, question: &Question, batch: &Batch) -> Reply {
+        let p = question.plugin as usize;
         if self.round.len() != self.entries.len() {
             self.begin();
         }
-        let (batch, kept) = (asked.batch, asked.kept);
-        self.call(p, asked.hook, asked.items as usize, |live| {
-            match &live.bound {
+        let kept = &question.kept;
+        self.call(
+            p,
+            question.hook,
+            question.items as usize,
+            |live| match &live.bound {
                 Bound::Current(guest) => guest.call_answer(&mut live.store, batch, kept),
                 Bound::V1(hooks) => hooks.answer(&mut live.store, batch, kept),
-            }
-        })
+            },
+        )
     }
 
     fn end(&mut self) {

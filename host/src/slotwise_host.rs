@@ -14,4 +14,4 @@ pub mod transcode;
 pub mod wit;
 
 pub use component::{ComponentReconciler, HostError};
-pub use relay::{Asked, Relay};
+pub use relay::Relay;

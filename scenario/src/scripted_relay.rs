@@ -11,7 +11,7 @@ use slotwise_reconciler::plugin::{
     SlotBatch, Veto, ViewParts,
 };
 use slotwise_reconciler::{
-    Asked, Consulted, Failure, FailureKind, LogLevel, LogLine, Mode as SessionMode, Relay, Reply,
+    Consulted, Failure, FailureKind, LogLevel, LogLine, Mode as SessionMode, Question, Relay, Reply,
 };
 use std::collections::BTreeMap;
 
@@ -40,14 +40,15 @@ enum PreSlotScript {
     Adjust(AdjustFile),
 }
 
-/// Every optional part of a batch: scripts name allocations and read nodes.
-fn everything() -> ViewParts {
+/// The one optional part of a batch scripts read: they adjust candidates
+/// by allocation id.
+fn allocation_ids() -> ViewParts {
     ViewParts {
-        node_ids: true,
-        node_meta: true,
         allocation_ids: true,
-        candidate_meta: true,
-        change_messages: true,
+        node_ids: false,
+        node_meta: false,
+        candidate_meta: false,
+        change_messages: false,
     }
 }
 
@@ -93,7 +94,7 @@ impl ScriptedRelay {
                     .filter(|(_, on)| *on)
                     .map(|(h, _)| *h)
                     .collect(),
-                reads: everything(),
+                reads: allocation_ids(),
                 mode: match file.mode {
                     Mode::Enforce => SessionMode::Enforce,
                     Mode::Monitor => SessionMode::Monitor,
@@ -113,8 +114,8 @@ impl ScriptedRelay {
 }
 
 impl Relay for ScriptedRelay {
-    fn answer(&mut self, asked: Asked) -> Reply {
-        let (plugin, batch) = (asked.plugin, asked.batch);
+    fn answer(&mut self, question: &Question, batch: &Batch) -> Reply {
+        let plugin = question.plugin;
         let Some(script) = self.scripts.get(plugin as usize) else {
             return failed(FailureKind::Load, format!("no script {plugin}"));
         };

@@ -3,10 +3,7 @@
 use super::timing::{human, time};
 use anyhow::Result;
 use slotwise_reconciler as core;
-use slotwise_reconciler::plugin::{
-    Answers, Batch, Hook, PostSlotAnswer, PostSlotDecision, PreSlotAnswer, PreSlotDecision,
-    PromotionAnswer, PromotionDecision, ViewParts,
-};
+use slotwise_reconciler::plugin::{neutral_answers, Batch, Hook, ViewParts};
 use std::time::Duration;
 
 /// What the session itself costs, natively, without a component boundary:
@@ -66,38 +63,9 @@ pub fn run(job: &core::ReconcileInput, slots: usize, rounds: usize) -> Result<()
 struct Neutral;
 
 impl core::Relay for Neutral {
-    fn answer(&mut self, asked: core::Asked) -> core::Reply {
-        let answers = match asked.batch {
-            Batch::PreSlot(b) => Answers::PreSlot(
-                (0..b.slots.len() as u32)
-                    .map(|slot| PreSlotAnswer {
-                        slot,
-                        decision: PreSlotDecision::Proceed,
-                        ext: None,
-                    })
-                    .collect(),
-            ),
-            Batch::PostSlot(b) => Answers::PostSlot(
-                (0..b.slots.len() as u32)
-                    .map(|slot| PostSlotAnswer {
-                        slot,
-                        decision: PostSlotDecision::Accept,
-                        ext: None,
-                    })
-                    .collect(),
-            ),
-            Batch::Promotion(b) => Answers::Promotion(
-                (0..b.groups.len() as u32)
-                    .map(|group| PromotionAnswer {
-                        group,
-                        decision: PromotionDecision::Abstain,
-                    })
-                    .collect(),
-            ),
-            Batch::Review(_) => Answers::Review(Vec::new()),
-        };
+    fn answer(&mut self, _: &core::Question, batch: &Batch) -> core::Reply {
         core::Reply {
-            outcome: Ok(answers),
+            outcome: Ok(neutral_answers(batch)),
             logs: Vec::new(),
             usage: None,
         }

@@ -142,15 +142,12 @@ fn js(dir: &Path) -> Result<PathBuf> {
     Ok(out)
 }
 
+/// Runs `program` in `dir`; its output goes to the user as it comes.
 fn run_in(dir: &Path, program: &str, args: &[&str]) -> Result<()> {
-    println!("$ {program} {}", args.join(" "));
-    let status = Command::new(program)
-        .args(args)
-        .current_dir(dir)
-        .status()
-        .with_context(|| format!("cannot run {program}"))?;
-    if !status.success() {
-        bail!("`{program} {}` failed ({status})", args.join(" "));
+    let line = format!("{program} {}", args.join(" "));
+    match Command::new(program).args(args).current_dir(dir).status() {
+        Ok(status) if status.success() => Ok(()),
+        Ok(status) => bail!("`{line}` in {} failed ({status})", dir.display()),
+        Err(e) => bail!("cannot run `{line}`: {e}"),
     }
-    Ok(())
 }

@@ -3,7 +3,7 @@
 use crate::reading::syntax_of;
 use crate::Syntax;
 use slotwise_reconciler::plugin::{Batch, Hook};
-use slotwise_reconciler::{Asked, Relay};
+use slotwise_reconciler::{Question, Relay};
 
 /// The reply of scripted plugin `plugin` of the scenario `text` to `batch`,
 /// the JSON of a plugin `batch`; the reply is the JSON of a session `reply`.
@@ -22,19 +22,16 @@ pub fn scripted_reply(
         .policy
         .ok_or_else(|| "the scenario scripts no policy".to_string())?;
     let batch: Batch = serde_json::from_str(batch).map_err(|e| format!("not a batch: {e}"))?;
-    let hook = match &batch {
-        Batch::PreSlot(_) => Hook::PreSlot,
-        Batch::PostSlot(_) => Hook::PostSlot,
-        Batch::Promotion(_) => Hook::Promotion,
-        Batch::Review(_) => Hook::Review,
-    };
-    let reply = relay.answer(Asked {
+    // A script reads the batch alone: the question's other fields are the
+    // session's accounts.
+    let question = Question {
         plugin,
-        hook,
+        hook: Hook::PreSlot,
+        batch: None,
         items: 0,
-        batch: &batch,
-        kept: &[],
-    });
+        kept: Vec::new(),
+    };
+    let reply = relay.answer(&question, &batch);
     serde_json::to_string(&reply).map_err(|e| e.to_string())
 }
 

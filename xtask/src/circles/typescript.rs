@@ -37,23 +37,20 @@ pub fn add_folder(graph: &mut Graph, dir: &Path, base: &Path) -> Result<()> {
     Ok(())
 }
 
+/// The script files under `dir`, in path order, folders of `SKIPPED` aside.
 fn walk(dir: &Path, files: &mut Vec<PathBuf>) -> Result<()> {
-    let mut entries: Vec<PathBuf> = std::fs::read_dir(dir)
-        .with_context(|| format!("cannot read {}", dir.display()))?
-        .map(|e| e.map(|e| e.path()))
-        .collect::<std::io::Result<_>>()?;
-    entries.sort();
-    for path in entries {
-        let name = path
-            .file_name()
-            .and_then(|n| n.to_str())
-            .unwrap_or_default();
-        if path.is_dir() {
-            if !SKIPPED.contains(&name) {
-                walk(&path, files)?;
-            }
-        } else if is_script(name) {
-            files.push(path);
+    let skipped = |e: &walkdir::DirEntry| {
+        e.file_type().is_dir() && e.file_name().to_str().is_some_and(|n| SKIPPED.contains(&n))
+    };
+    let entries = walkdir::WalkDir::new(dir)
+        .sort_by_file_name()
+        .into_iter()
+        .filter_entry(|e| !skipped(e));
+    for entry in entries {
+        let entry = entry.with_context(|| format!("cannot read {}", dir.display()))?;
+        let name = entry.file_name().to_str().unwrap_or_default();
+        if entry.file_type().is_file() && is_script(name) {
+            files.push(entry.into_path());
         }
     }
     Ok(())

@@ -9,23 +9,26 @@
  * @throws {string} what is wrong, naming the field
  */
 export function readSettings(text) {
-  let settings;
+  const settings = parsed(text);
+  const unknown = Object.keys(settings).find((key) => key !== "frozen");
+  if (unknown !== undefined) throw `${unknown}: unknown field; the only setting is \`frozen\``;
+  const groups = settings.frozen;
+  const names = Array.isArray(groups) && groups.every((g) => typeof g === "string");
+  if (!names) throw "frozen: give a list of group names";
+  return groups;
+}
+
+/** `text` as a JSON object, or what is wrong with it. */
+function parsed(text) {
+  let value;
   try {
-    settings = JSON.parse(text);
+    value = JSON.parse(text);
   } catch (e) {
     throw `settings are not JSON: ${e.message}`;
   }
-  if (settings === null || typeof settings !== "object" || Array.isArray(settings)) {
-    throw 'settings must be an object like {"frozen": ["web"]}';
-  }
-  for (const key of Object.keys(settings)) {
-    if (key !== "frozen") throw `${key}: unknown field; the only setting is \`frozen\``;
-  }
-  const { frozen } = settings;
-  if (!Array.isArray(frozen) || !frozen.every((g) => typeof g === "string")) {
-    throw "frozen: give a list of group names";
-  }
-  return frozen;
+  const object = typeof value === "object" && value !== null && !Array.isArray(value);
+  if (!object) throw 'settings are an object, like {"frozen": ["web"]}';
+  return value;
 }
 
 /**
