@@ -12,10 +12,14 @@
 //!   `--long`): libFuzzer with a nightly toolchain, else the stable engine.
 //! - `bench`: the benchmark, in release mode.
 //! - `playground`: the browser playground's static files, with the components it bundles.
+//! - `circles`: the check that no files import each other around a circle,
+//!   and that crates import only the layers below them.
 
+mod circles;
 mod component;
 mod fuzz;
 mod playground;
+mod plugin_projects;
 mod plugins;
 mod run;
 mod wit_types;
@@ -44,9 +48,12 @@ fn main() -> Result<()> {
         ),
         Some("bench") => bench(&ws, &args[1..]),
         Some("playground") => playground::build(&ws),
+        Some("circles") => {
+            circles::check_showing(&ws, args.get(1).is_some_and(|a| a == "--imports"))
+        }
         _ => {
             bail!(
-                "usage: cargo xtask <build | plugins | demo | test [--long] | fuzz [--long] | bench [args] | playground>"
+                "usage: cargo xtask <build | plugins | demo | test [--long] | fuzz [--long] | bench [args] | playground | circles [--imports]>"
             )
         }
     }
@@ -93,6 +100,7 @@ fn demo(ws: &Workspace) -> Result<()> {
 
 fn test(ws: &Workspace, long: bool) -> Result<()> {
     ws.step("formatting", || ws.cargo(&["fmt", "--all", "--check"]))?;
+    ws.step("circles and layers", || circles::check(ws))?;
     ws.step("lints", || {
         ws.cargo(&[
             "clippy",
@@ -131,6 +139,7 @@ fn test(ws: &Workspace, long: bool) -> Result<()> {
             ],
         )
     })?;
+    ws.step("new plugin projects", || plugin_projects::test(ws))?;
     ws.step("embedding in Node", || ws.node_test())?;
     ws.step("playground", || playground::test(ws))?;
     if long {
