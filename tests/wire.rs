@@ -302,5 +302,8 @@ fn an_input_at_the_allocation_limit_plans_through_the_component_as_natively() {
         "the native core plans it"
     );
     assert!(typed == native, "the typed path plans as the native core");
-    assert!(encoded == native, "the encoded path plans as the native core");
+    assert!(
+        encoded == native,
+        "the encoded path plans as the native core"
+    );
 }

@@ -1,7 +1,7 @@
 //! `slotwise plugin inspect`: what a plugin file holds, whether this host would load it, and what settings it needs.
 
 use super::settings::entry;
-use anyhow::{Context, Result};
+use anyhow::Result;
 use slotwise_host::plugin_wit::{hook_name, PACKAGE, VERSIONS};
 use slotwise_host::plugins::loading::{self, hook_list, Configured, LoadedPlugin, WasmKind};
 use slotwise_host::plugins::sandbox::{bytes, group_digits, Sandbox};
