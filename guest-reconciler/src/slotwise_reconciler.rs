@@ -11,6 +11,7 @@
 //! `wasm32-unknown-unknown`, a WebAssembly component with no imports.
 
 mod allocation;
+mod allocation_list;
 mod answers;
 mod candidate;
 mod classification;

@@ -134,7 +134,7 @@ fn encode_sized<T: Serialize + ?Sized>(content: Content, value: &T, capacity: us
 
 fn decode<T: DeserializeOwned>(expected: Content, bytes: &[u8]) -> Result<T, WireError> {
     let body = body(expected, bytes)?;
-    match postcard::take_from_bytes::<T>(body) {
+    match crate::allocation_list::within(body.len(), || postcard::take_from_bytes::<T>(body)) {
         Ok((value, [])) => Ok(value),
         Ok((_, rest)) => Err(WireError::Trailing(rest.len())),
         // Only a failed read pays for tracking the path of the field.

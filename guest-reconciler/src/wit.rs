@@ -9,6 +9,11 @@ wit_bindgen::generate!({
     additional_derives: [PartialEq, serde::Serialize, serde::Deserialize],
     // Every record, enum and variant is listed: JSON renderings use the WIT
     // names, and the scenario schema describes them.
+    // A group's allocations are reserved at their encoded length: see
+    // `allocation_list.rs`.
+    additional_member_attributes: {
+        "slotwise:reconciler/types@0.1.0/group-allocations.allocations": [#[serde(deserialize_with = "crate::allocation_list::allocations")]],
+    },
     additional_type_attributes: {
         "slotwise:reconciler/types@0.1.0/job-type": [#[serde(rename_all = "kebab-case", deny_unknown_fields)] #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]],
         "slotwise:reconciler/types@0.1.0/job": [#[serde(rename_all = "kebab-case", deny_unknown_fields)] #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]],
