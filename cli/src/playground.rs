@@ -7,7 +7,7 @@ mod limits;
 pub use files::{DirFiles, EmbeddedFiles, Files};
 pub use limits::ServerLimits;
 
-use anyhow::{bail, Context, Result};
+use anyhow::{Context, Result};
 use bytes::Bytes;
 use connection::{FirstLine, Guarded, Registry};
 use http_body_util::Full;
@@ -16,36 +16,12 @@ use hyper::{Method, Request, Response, StatusCode};
 use hyper_util::rt::TokioTimer;
 use std::convert::Infallible;
 use std::io::Write as _;
-use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Duration;
 use tokio::io::AsyncWriteExt;
 
 /// The port used unless `--port` gives another.
 pub const DEFAULT_PORT: u16 = 4280;
-
-/// The playground's files: `given`, else `playground/` beside the
-/// executable, else where `cargo xtask playground` builds them relative to
-/// the executable (`target/debug/` → `playground/dist`).
-pub fn dist_dir(given: Option<PathBuf>) -> Result<PathBuf> {
-    if let Some(dir) = given {
-        return Ok(dir);
-    }
-    let exe = std::env::current_exe()?;
-    let dir = exe.parent().map(PathBuf::from).unwrap_or_default();
-    let candidates = [dir.join("playground"), dir.join("../../playground/dist")];
-    match candidates.iter().find(|p| p.join("index.html").is_file()) {
-        Some(found) => Ok(found.clone()),
-        None => bail!(
-            "no built playground found (looked at {}); build it with `cargo xtask playground`, or pass --dir",
-            candidates
-                .iter()
-                .map(|p| p.display().to_string())
-                .collect::<Vec<_>>()
-                .join(", ")
-        ),
-    }
-}
 
 /// Serves `files` on 127.0.0.1:`port` (0 picks a free port) until stopped.
 ///
