@@ -47,15 +47,31 @@ mod carried {
         let mut out = String::from("Carried {\n");
         let _ = writeln!(out, "    component: include_bytes!({}),", quoted(&wasm)?);
         let _ = writeln!(out, "    precompiled: include_bytes!({}),", quoted(&cwasm)?);
-        let _ = writeln!(out, "    component_sha256: {:?},", hex(&Sha256::digest(&component)));
-        let _ = writeln!(out, "    plugins_sha256: {:?},", hex(&plugin_digest.finalize()));
+        let _ = writeln!(
+            out,
+            "    component_sha256: {:?},",
+            hex(&Sha256::digest(&component))
+        );
+        let _ = writeln!(
+            out,
+            "    plugins_sha256: {:?},",
+            hex(&plugin_digest.finalize())
+        );
         out.push_str("    plugins: &[\n");
         for (name, path) in &plugins {
-            let _ = writeln!(out, "        ({name:?}, include_bytes!({})),", quoted(path)?);
+            let _ = writeln!(
+                out,
+                "        ({name:?}, include_bytes!({})),",
+                quoted(path)?
+            );
         }
         out.push_str("    ],\n    playground: &[\n");
         for (relative, path) in &pages {
-            let _ = writeln!(out, "        ({relative:?}, include_bytes!({})),", quoted(path)?);
+            let _ = writeln!(
+                out,
+                "        ({relative:?}, include_bytes!({})),",
+                quoted(path)?
+            );
         }
         out.push_str("    ],\n}\n");
 
@@ -118,7 +134,11 @@ mod carried {
     }
 
     /// Every file under `dir`, by its path relative to `root` with `/`.
-    fn files_under(root: &Path, dir: &Path, out: &mut Vec<(String, PathBuf)>) -> Result<(), String> {
+    fn files_under(
+        root: &Path,
+        dir: &Path,
+        out: &mut Vec<(String, PathBuf)>,
+    ) -> Result<(), String> {
         let entries = std::fs::read_dir(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
         for entry in entries {
             let path = entry.map_err(|e| format!("{}: {e}", dir.display()))?.path();

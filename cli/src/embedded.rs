@@ -87,3 +87,26 @@ fn unpack(dir: &Path, name: &str, bytes: &[u8]) -> Result<PathBuf> {
     std::fs::rename(&partial, &path).with_context(|| format!("writing {}", path.display()))?;
     Ok(path)
 }
+
+#[cfg(all(test, feature = "embedded"))]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_precompiled_form_runs_on_the_host_that_built_it() {
+        // SAFETY: the bytes `slotwise precompile` wrote for this binary.
+        let reconciler = unsafe { ComponentReconciler::from_precompiled(BUILT.precompiled) };
+        reconciler.unwrap().instantiate_only().unwrap();
+    }
+
+    #[test]
+    fn a_precompiled_form_this_host_cannot_run_falls_back_to_the_component() {
+        let elsewhere = Carried {
+            precompiled: b"precompiled by another wasmtime, or for another CPU",
+            ..BUILT
+        };
+        // SAFETY: wasmtime checks the header before it runs anything.
+        assert!(unsafe { ComponentReconciler::from_precompiled(elsewhere.precompiled) }.is_err());
+        elsewhere.reconciler().unwrap().instantiate_only().unwrap();
+    }
+}

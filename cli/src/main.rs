@@ -17,9 +17,9 @@ use slotwise_cli::conformance::{self, Consulted, Runner};
 use slotwise_cli::{playground, source};
 use slotwise_host::plugins::PluginSet;
 use slotwise_host::{component, ComponentReconciler};
-use std::sync::LazyLock;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
+use std::sync::LazyLock;
 
 /// What `--version` prints: the version, the interfaces spoken, the
 /// component carried.

@@ -6,10 +6,10 @@ mod inspect;
 mod new;
 mod settings;
 
+use crate::locate;
 use anyhow::Result;
 use clap::Subcommand;
 use slotwise_host::ComponentReconciler;
-use crate::locate;
 use std::path::PathBuf;
 
 #[derive(Subcommand)]

@@ -141,8 +141,8 @@ impl ComponentReconciler {
             message,
         };
         // SAFETY: the caller vouches for the bytes, as this function requires.
-        let component =
-            unsafe { Component::deserialize(&engine, bytes) }.map_err(|e| load_error(e.to_string()))?;
+        let component = unsafe { Component::deserialize(&engine, bytes) }
+            .map_err(|e| load_error(e.to_string()))?;
         Self::from_component(engine, &component).map_err(load_error)
     }
 

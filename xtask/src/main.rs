@@ -188,6 +188,8 @@ fn test(ws: &Workspace, long: bool) -> Result<()> {
             "embedded",
             "--test",
             "self_contained",
+            "--bin",
+            "slotwise",
         ])
     })?;
     if long {
