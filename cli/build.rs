@@ -57,23 +57,9 @@ mod carried {
             "    plugins_sha256: {:?},",
             hex(&plugin_digest.finalize())
         );
-        out.push_str("    plugins: &[\n");
-        for (name, path) in &plugins {
-            let _ = writeln!(
-                out,
-                "        ({name:?}, include_bytes!({})),",
-                quoted(path)?
-            );
-        }
-        out.push_str("    ],\n    playground: &[\n");
-        for (relative, path) in &pages {
-            let _ = writeln!(
-                out,
-                "        ({relative:?}, include_bytes!({})),",
-                quoted(path)?
-            );
-        }
-        out.push_str("    ],\n}\n");
+        list(&mut out, "plugins", &plugins)?;
+        list(&mut out, "playground", &pages)?;
+        out.push_str("}\n");
 
         // Cargo then rebuilds the binary whenever xtask rebuilds one of them.
         for path in [&wasm, &cwasm, &built.join("plugins"), &dist] {
@@ -81,6 +67,20 @@ mod carried {
         }
         let target = PathBuf::from(env("OUT_DIR")?).join("carried.rs");
         std::fs::write(&target, out).map_err(|e| format!("writing {}: {e}", target.display()))
+    }
+
+    /// Writes `field: &[(name, include_bytes!(path)), ...],` into `out`.
+    fn list(out: &mut String, field: &str, files: &[(String, PathBuf)]) -> Result<(), String> {
+        let _ = writeln!(out, "    {field}: &[");
+        for (name, path) in files {
+            let _ = writeln!(
+                out,
+                "        ({name:?}, include_bytes!({})),",
+                quoted(path)?
+            );
+        }
+        out.push_str("    ],\n");
+        Ok(())
     }
 
     fn env(name: &str) -> Result<String, String> {

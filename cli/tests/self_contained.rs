@@ -160,19 +160,21 @@ fn completions_are_written_for_bash_zsh_and_fish() {
     }
 }
 
+/// Runs `command` with `--component` at `component`: it must fail, naming
+/// the file, without a panic.
+fn refused(alone: &Alone, component: &Path, command: &str) {
+    let shown = component.to_str().unwrap();
+    let out = alone.run(&["--component", shown, command, "node-down.yaml"]);
+    assert!(!out.status.success());
+    let err = stderr(&out);
+    assert!(err.contains(shown), "{err}");
+    assert!(!err.contains("panicked"), "{err}");
+}
+
 #[test]
 fn a_missing_component_is_named() {
     let alone = Alone::new();
-    let missing = alone.path("nowhere/reconciler.wasm");
-    let out = alone.run(&[
-        "--component",
-        missing.to_str().unwrap(),
-        "reconcile",
-        "node-down.yaml",
-    ]);
-    assert!(!out.status.success());
-    let err = stderr(&out);
-    assert!(err.contains(missing.to_str().unwrap()), "{err}");
+    refused(&alone, &alone.path("nowhere/reconciler.wasm"), "reconcile");
 }
 
 #[test]
@@ -181,16 +183,7 @@ fn a_corrupt_component_is_named() {
     for name in ["corrupt.wasm", "corrupt.cwasm"] {
         let corrupt = alone.path(&format!("work/{name}"));
         std::fs::write(&corrupt, b"\0asm not really").unwrap();
-        let out = alone.run(&[
-            "--component",
-            corrupt.to_str().unwrap(),
-            "check",
-            "node-down.yaml",
-        ]);
-        assert!(!out.status.success());
-        let err = stderr(&out);
-        assert!(err.contains(corrupt.to_str().unwrap()), "{err}");
-        assert!(!err.contains("panicked"), "{err}");
+        refused(&alone, &corrupt, "check");
     }
 }
 
