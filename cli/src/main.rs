@@ -12,7 +12,7 @@ mod plugin_command;
 mod render;
 
 use anyhow::{Context, Result};
-use clap::{CommandFactory, FromArgMatches, Parser, Subcommand};
+use clap::{CommandFactory, Parser, Subcommand};
 use slotwise_cli::conformance::{self, Consulted, Runner};
 use slotwise_cli::{playground, source};
 use slotwise_host::plugins::PluginSet;
@@ -139,12 +139,7 @@ enum Command {
 }
 
 fn main() -> ExitCode {
-    let matches = Cli::command().get_matches();
-    let cli = match Cli::from_arg_matches(&matches) {
-        Ok(cli) => cli,
-        Err(e) => e.exit(),
-    };
-    match run(cli) {
+    match run(Cli::parse()) {
         Ok(true) => ExitCode::SUCCESS,
         Ok(false) => ExitCode::FAILURE,
         // A reader that stops early (`| head`) has all it wants.
