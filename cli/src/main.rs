@@ -3,6 +3,7 @@
 mod bench;
 mod check;
 mod clock;
+mod embedded;
 mod encoded;
 mod locate;
 mod nomad_command;
@@ -11,26 +12,33 @@ mod plugin_command;
 mod render;
 
 use anyhow::{Context, Result};
-use clap::{Parser, Subcommand};
+use clap::{CommandFactory, Parser, Subcommand};
 use slotwise_cli::conformance::{self, Consulted, Runner};
 use slotwise_cli::{playground, source};
 use slotwise_host::plugins::PluginSet;
 use slotwise_host::{component, ComponentReconciler};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
+use std::sync::LazyLock;
+
+/// What `--version` prints: the version, the interfaces spoken, the
+/// component carried.
+static LONG_VERSION: LazyLock<String> = LazyLock::new(locate::version_details);
 
 /// What must change for a task group, and why.
 #[derive(Parser)]
-#[command(name = "slotwise", version)]
+#[command(name = "slotwise", version, long_version = LONG_VERSION.as_str())]
 struct Cli {
     #[command(subcommand)]
     command: Command,
     /// The reconciler component (`.wasm` or precompiled `.cwasm`). Default:
-    /// beside this executable, or where `cargo xtask build` puts it.
+    /// beside this executable, or where `cargo xtask build` puts it, else the
+    /// one this binary carries.
     #[arg(long, global = true, env = "SLOTWISE_COMPONENT")]
     component: Option<PathBuf>,
     /// Where plugins shipped with slotwise are. Default: `plugins/` beside
-    /// this executable, or where `cargo xtask build` puts them.
+    /// this executable, or where `cargo xtask build` puts them, else the ones
+    /// this binary carries.
     #[arg(long, global = true, env = "SLOTWISE_PLUGIN_DIR")]
     plugin_dir: Option<PathBuf>,
 }
@@ -113,9 +121,15 @@ enum Command {
         #[arg(long, default_value_t = playground::DEFAULT_PORT)]
         port: u16,
         /// The playground's built files. Default: beside this executable, or
-        /// where `cargo xtask playground` builds them.
+        /// where `cargo xtask playground` builds them, else the ones this
+        /// binary carries.
         #[arg(long)]
         dir: Option<PathBuf>,
+    },
+    /// Print a shell's completion script for slotwise.
+    Completions {
+        /// The shell.
+        shell: clap_complete::Shell,
     },
     /// Compile the component ahead of time.
     Precompile {
@@ -141,11 +155,9 @@ fn main() -> ExitCode {
 }
 
 fn run(cli: Cli) -> Result<bool> {
-    let component = || -> Result<ComponentReconciler> {
-        let path = locate::component(cli.component.clone())?;
-        Ok(ComponentReconciler::load(&path)?)
-    };
-    let shipped = locate::plugin_dir(cli.plugin_dir.clone());
+    let component = || -> Result<ComponentReconciler> { locate::reconciler(cli.component.clone()) };
+    // Found (or unpacked) only for the commands that look plugins up.
+    let shipped = || locate::plugin_dir(cli.plugin_dir.clone());
     match &cli.command {
         Command::Reconcile {
             file,
@@ -164,7 +176,7 @@ fn run(cli: Cli) -> Result<bool> {
                 scenario.policy = None;
                 // The plugins file's paths start from its own directory.
                 let configs = conformance::plugin_configs(&scenario.plugins);
-                let set = PluginSet::load(&configs, base, &shipped)?;
+                let set = PluginSet::load(&configs, base, &shipped())?;
                 let mut consulted = Consulted::Plugins(Box::new(set));
                 let outcome = conformance::reconcile_once(
                     &scenario.input,
@@ -181,13 +193,14 @@ fn run(cli: Cli) -> Result<bool> {
                     .map_err(conformance::RunFailure::Input);
                 return show(file, &scenario.input, outcome, *json, *explain);
             }
-            let (input, mut consulted) = Consulted::of(&mut scenario, file, &shipped)
+            let (input, mut consulted) = Consulted::of(&mut scenario, file, &shipped())
                 .map_err(|f| anyhow::anyhow!("{}: {}", file.display(), describe(&f)))?;
             let outcome = conformance::reconcile_once(input, &mut consulted, reconciler.as_ref())?;
             show(file, input, outcome, *json, *explain)
         }
         Command::Check { paths, native } => {
             let reconciler = if *native { None } else { Some(component()?) };
+            let shipped = shipped();
             let runner = Runner {
                 component: reconciler.as_ref(),
                 shipped: &shipped,
@@ -207,7 +220,7 @@ fn run(cli: Cli) -> Result<bool> {
                 Some(mode) => bench::probe(&path, mode, *probe_size, probe_command)?,
                 None => bench::run(&bench::Options {
                     component: &path,
-                    shipped: &shipped,
+                    shipped: &shipped(),
                     sizes,
                     rounds: *rounds,
                     quick: *quick,
@@ -234,14 +247,17 @@ fn run(cli: Cli) -> Result<bool> {
             Ok(true)
         }
         Command::Plugin(command) => plugin_command::run(command, &component, &shipped),
-        Command::Nomad(command) => nomad_command::run(command, &component, &shipped),
+        Command::Nomad(command) => nomad_command::run(command, &component, &shipped()),
         Command::Playground { port, dir } => {
-            let files = playground::DirFiles::new(&playground::dist_dir(dir.clone())?)?;
-            playground::serve(
-                std::sync::Arc::new(files),
-                *port,
-                playground::ServerLimits::default(),
-            )?;
+            let files = locate::playground(dir.clone())?;
+            playground::serve(files, *port, playground::ServerLimits::default())?;
+            Ok(true)
+        }
+        Command::Completions { shell } => {
+            let mut command = Cli::command();
+            let mut out = Vec::new();
+            clap_complete::generate(*shell, &mut command, "slotwise", &mut out);
+            output::bytes(&out)?;
             Ok(true)
         }
         Command::Precompile { wasm, out } => {

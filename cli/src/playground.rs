@@ -2,10 +2,12 @@
 
 mod connection;
 mod files;
+mod limits;
 
 pub use files::{DirFiles, EmbeddedFiles, Files};
+pub use limits::ServerLimits;
 
-use anyhow::{bail, Context, Result};
+use anyhow::{Context, Result};
 use bytes::Bytes;
 use connection::{FirstLine, Guarded, Registry};
 use http_body_util::Full;
@@ -14,66 +16,12 @@ use hyper::{Method, Request, Response, StatusCode};
 use hyper_util::rt::TokioTimer;
 use std::convert::Infallible;
 use std::io::Write as _;
-use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Duration;
 use tokio::io::AsyncWriteExt;
 
 /// The port used unless `--port` gives another.
 pub const DEFAULT_PORT: u16 = 4280;
-
-/// What one client may hold of the server.
-#[derive(Clone, Copy, Debug)]
-pub struct ServerLimits {
-    /// A connection on which no byte moves for this long is closed.
-    pub idle_timeout: Duration,
-    /// A request's line and headers must arrive within this.
-    pub header_timeout: Duration,
-    /// Connections open at once; one more closes the oldest.
-    pub connections: usize,
-    /// The longest request line, in bytes; longer is answered 414.
-    pub request_line: usize,
-    /// The most bytes of request line and headers; more is answered 431.
-    pub header_bytes: usize,
-    /// The most header fields in a request; more is answered 431.
-    pub headers: usize,
-}
-
-impl Default for ServerLimits {
-    fn default() -> Self {
-        Self {
-            idle_timeout: Duration::from_secs(30),
-            header_timeout: Duration::from_secs(10),
-            connections: 512,
-            request_line: 8 << 10,
-            header_bytes: 64 << 10,
-            headers: 64,
-        }
-    }
-}
-
-/// The playground's files: `given`, else `playground/` beside the
-/// executable, else where `cargo xtask playground` builds them relative to
-/// the executable (`target/debug/` → `playground/dist`).
-pub fn dist_dir(given: Option<PathBuf>) -> Result<PathBuf> {
-    if let Some(dir) = given {
-        return Ok(dir);
-    }
-    let exe = std::env::current_exe()?;
-    let dir = exe.parent().map(PathBuf::from).unwrap_or_default();
-    let candidates = [dir.join("playground"), dir.join("../../playground/dist")];
-    match candidates.iter().find(|p| p.join("index.html").is_file()) {
-        Some(found) => Ok(found.clone()),
-        None => bail!(
-            "no built playground found (looked at {}); build it with `cargo xtask playground`, or pass --dir",
-            candidates
-                .iter()
-                .map(|p| p.display().to_string())
-                .collect::<Vec<_>>()
-                .join(", ")
-        ),
-    }
-}
 
 /// Serves `files` on 127.0.0.1:`port` (0 picks a free port) until stopped.
 ///

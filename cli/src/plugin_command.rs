@@ -6,10 +6,11 @@ mod inspect;
 mod new;
 mod settings;
 
+use crate::locate;
 use anyhow::Result;
 use clap::Subcommand;
 use slotwise_host::ComponentReconciler;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 #[derive(Subcommand)]
 pub enum PluginCommand {
@@ -40,7 +41,7 @@ pub enum PluginCommand {
     /// metadata and size, whether this host would load it, and what
     /// settings it needs.
     Inspect {
-        /// The plugin component.
+        /// The plugin component, or a shipped plugin's name (`canary-gate`).
         file: PathBuf,
         /// Settings to try, as JSON text or @FILE. Without them, what the
         /// plugin needs is shown, and the example its metadata gives tried.
@@ -53,7 +54,7 @@ pub enum PluginCommand {
     /// Measure a plugin's hook calls on a scenario: time, fuel and peak
     /// memory per call, and the reconcile without it.
     Bench {
-        /// The plugin component.
+        /// The plugin component, or a shipped plugin's name.
         file: PathBuf,
         /// A scenario file.
         scenario: PathBuf,
@@ -66,10 +67,12 @@ pub enum PluginCommand {
     },
 }
 
+/// Runs `command`; a plugin FILE may be a shipped plugin's bare name, looked
+/// up in the directory `shipped` finds.
 pub fn run(
     command: &PluginCommand,
     component: &dyn Fn() -> Result<ComponentReconciler>,
-    shipped: &Path,
+    shipped: &dyn Fn() -> PathBuf,
 ) -> Result<bool> {
     match command {
         PluginCommand::New {
@@ -92,12 +95,20 @@ pub fn run(
             file,
             settings,
             json,
-        } => inspect::run(file, settings.as_deref(), *json),
+        } => inspect::run(
+            &locate::plugin_file(file.clone(), shipped),
+            settings.as_deref(),
+            *json,
+        ),
         PluginCommand::Bench {
             file,
             scenario,
             settings,
             rounds,
-        } => bench::run(&component()?, shipped, file, scenario, settings, *rounds),
+        } => {
+            let shipped = shipped();
+            let file = locate::plugin_file(file.clone(), || shipped.clone());
+            bench::run(&component()?, &shipped, &file, scenario, settings, *rounds)
+        }
     }
 }

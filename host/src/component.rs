@@ -64,9 +64,9 @@ const POOLED_INSTANCES: u32 = 64;
 /// guest can address. A reconcile of 100,000 allocations uses about 100 MiB.
 pub const DEFAULT_MEMORY_LIMIT: usize = 4 << 30;
 
-/// The exports the host calls: `slotwise:reconciler/reconcile@0.1.0#reconcile`
-/// and its encoded twin.
-const INTERFACE: &str = "slotwise:reconciler/reconcile@0.1.0";
+/// The interface whose exports the host calls: `reconcile` and its encoded
+/// twin.
+pub const INTERFACE: &str = "slotwise:reconciler/reconcile@0.1.0";
 const FUNCTION: &str = "reconcile";
 const ENCODED_FUNCTION: &str = "reconcile-encoded";
 
@@ -121,6 +121,29 @@ impl ComponentReconciler {
             path: PathBuf::from("<bytes>"),
             message,
         })
+    }
+
+    /// Loads a component precompiled by [`precompile`], from its bytes.
+    ///
+    /// # Errors
+    /// When the bytes were precompiled by another version of wasmtime, with
+    /// other settings, or for CPU features this host lacks: the caller may
+    /// then compile the component itself with [`Self::from_bytes`].
+    ///
+    /// # Safety
+    /// wasmtime runs the machine code in `bytes` as it is: they must come
+    /// from [`precompile`] (or `Component::serialize`), never from a source
+    /// that is not trusted.
+    pub unsafe fn from_precompiled(bytes: &[u8]) -> Result<Self, HostError> {
+        let engine = engine()?;
+        let load_error = |message: String| HostError::Load {
+            path: PathBuf::from("<precompiled bytes>"),
+            message,
+        };
+        // SAFETY: the caller vouches for the bytes, as this function requires.
+        let component = unsafe { Component::deserialize(&engine, bytes) }
+            .map_err(|e| load_error(e.to_string()))?;
+        Self::from_component(engine, &component).map_err(load_error)
     }
 
     fn from_component(engine: Engine, component: &Component) -> Result<Self, String> {

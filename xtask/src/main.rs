@@ -12,6 +12,9 @@
 //!   `--long`): libFuzzer with a nightly toolchain, else the stable engine.
 //! - `bench`: the benchmark, in release mode.
 //! - `playground`: the browser playground's static files, with the components it bundles.
+//! - `install`: everything above, then one self-contained `slotwise` (the
+//!   component, the shipped plugins and the playground inside it), built with
+//!   the `dist` profile and installed into `~/.cargo/bin`.
 //! - `circles`: the check that no files import each other around a circle,
 //!   and that crates import only the layers below them.
 
@@ -48,12 +51,13 @@ fn main() -> Result<()> {
         ),
         Some("bench") => bench(&ws, &args[1..]),
         Some("playground") => playground::build(&ws),
+        Some("install") => install(&ws),
         Some("circles") => {
             circles::check_showing(&ws, args.get(1).is_some_and(|a| a == "--imports"))
         }
         _ => {
             bail!(
-                "usage: cargo xtask <build | plugins | demo | test [--long] | fuzz [--long] | bench [args] | playground | circles [--imports]>"
+                "usage: cargo xtask <build | plugins | demo | test [--long] | fuzz [--long] | bench [args] | playground | install | circles [--imports]>"
             )
         }
     }
@@ -71,6 +75,18 @@ fn build_with(ws: &Workspace, cargo_args: &[&str]) -> Result<()> {
     plugins::build(ws)?;
     wit_types::write(ws)?;
     ws.cargo(cargo_args)?;
+    let precompiled = precompile(ws, &component)?;
+    println!(
+        "built {} and {}",
+        component.display(),
+        precompiled.display()
+    );
+    Ok(())
+}
+
+/// Compiles `component` ahead of time for this host, beside it (`.cwasm`),
+/// with the `slotwise` command `build` left.
+fn precompile(ws: &Workspace, component: &std::path::Path) -> Result<std::path::PathBuf> {
     let precompiled = component.with_extension("cwasm");
     ws.run(
         &ws.slotwise(),
@@ -81,11 +97,28 @@ fn build_with(ws: &Workspace, cargo_args: &[&str]) -> Result<()> {
             &precompiled.display().to_string(),
         ],
     )?;
-    println!(
-        "built {} and {}",
-        component.display(),
-        precompiled.display()
-    );
+    Ok(precompiled)
+}
+
+/// Builds everything `slotwise` carries, then installs it into
+/// `~/.cargo/bin` with the `dist` profile.
+fn install(ws: &Workspace) -> Result<()> {
+    build(ws)?;
+    playground::static_files(ws)?;
+    // The playground's build does not touch the component: the precompiled
+    // form written by `build` is still its own.
+    ws.cargo(&[
+        "install",
+        "--locked",
+        "--force",
+        "--profile",
+        "dist",
+        "--path",
+        "cli",
+        "--features",
+        "embedded",
+    ])?;
+    println!("installed `slotwise` into ~/.cargo/bin: `slotwise --version` tells what it carries");
     Ok(())
 }
 
@@ -142,6 +175,23 @@ fn test(ws: &Workspace, long: bool) -> Result<()> {
     ws.step("new plugin projects", || plugin_projects::test(ws))?;
     ws.step("embedding in Node", || ws.node_test())?;
     ws.step("playground", || playground::test(ws))?;
+    // The components, the plugins and the playground are built: the binary
+    // that carries them, alone in an empty directory. Only slotwise-cli is
+    // compiled again, with the feature; its dependencies are the build's.
+    ws.step("one self-contained binary", || {
+        precompile(ws, &ws.root.join("target/slotwise/reconciler.wasm"))?;
+        ws.cargo(&[
+            "test",
+            "--package",
+            "slotwise-cli",
+            "--features",
+            "embedded",
+            "--test",
+            "self_contained",
+            "--bin",
+            "slotwise",
+        ])
+    })?;
     if long {
         ws.step("long tests (ignored by default), release build", || {
             ws.cargo(&["test", "--workspace", "--release", "--", "--ignored"])

@@ -37,7 +37,7 @@ pub fn test(ws: &Workspace) -> Result<()> {
 }
 
 /// The reader, then `playground/dist` from the components already built.
-fn static_files(ws: &Workspace) -> Result<()> {
+pub fn static_files(ws: &Workspace) -> Result<()> {
     reader(ws)?;
     npm(ws, &["ci", "--no-audit", "--no-fund"])?;
     npm(ws, &["run", "build"])

@@ -1,6 +1,6 @@
 //! One client connection's limits: its request line read first (414 past the limit), bytes that must keep moving (idle timeout), and a cap on connections that closes the oldest.
 
-use super::ServerLimits;
+use super::limits::ServerLimits;
 use hyper::rt::{Read, ReadBufCursor, Write};
 use hyper_util::rt::TokioIo;
 use std::collections::VecDeque;

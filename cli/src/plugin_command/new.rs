@@ -149,14 +149,19 @@ fn type_name(name: &str) -> String {
 }
 
 /// The SDK's directory: `given`, else `plugins/sdk` of the workspace this
-/// executable was built in, else of the one the current directory is in.
+/// executable sits in, else of the one the current directory is in, else of
+/// the clone it was built from (an installed binary sits in `~/.cargo/bin`).
 fn find_sdk(given: Option<&Path>) -> Result<PathBuf> {
     if let Some(sdk) = given {
         return sdk
             .canonicalize()
             .with_context(|| format!("no SDK at {}", sdk.display()));
     }
-    let starts = [std::env::current_exe().ok(), std::env::current_dir().ok()];
+    let starts = [
+        std::env::current_exe().ok(),
+        std::env::current_dir().ok(),
+        Some(PathBuf::from(env!("CARGO_MANIFEST_DIR"))),
+    ];
     for start in starts.into_iter().flatten() {
         for dir in start.ancestors() {
             let sdk = dir.join("plugins/sdk");
