@@ -9,8 +9,12 @@
 //! - `test`: every check CI runs.
 //! - `bench`: the benchmark, in release mode.
 //! - `playground`: the browser playground's static files, with the components it bundles.
+//! - `packages [--test]`: the Python wheel and the npm tarball, into
+//!   `target/packages/`; with `--test`, each installed and tested afresh.
 
 mod component;
+mod declarations;
+mod packages;
 mod playground;
 mod plugins;
 mod run;
@@ -32,8 +36,10 @@ fn main() -> Result<()> {
         Some("test") => test(&ws),
         Some("bench") => bench(&ws, &args[1..]),
         Some("playground") => playground::build(&ws),
+        Some("packages") if args.get(1).is_some_and(|a| a == "--test") => packages::test(&ws),
+        Some("packages") => packages::build(&ws),
         _ => {
-            bail!("usage: cargo xtask <build | plugins | demo | test | bench [args] | playground>")
+            bail!("usage: cargo xtask <build | plugins | demo | test | bench [args] | playground | packages [--test]>")
         }
     }
 }
@@ -108,6 +114,7 @@ fn test(ws: &Workspace) -> Result<()> {
         )
     })?;
     ws.step("embedding in Node", || ws.node_test())?;
+    ws.step("packages, installed as a user would", || packages::test(ws))?;
     ws.step("playground", || playground::test(ws))?;
     Ok(())
 }

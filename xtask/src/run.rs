@@ -33,10 +33,22 @@ impl Workspace {
         )
     }
 
-    fn run_in(&self, dir: &Path, program: &str, args: &[&str]) -> Result<()> {
+    pub fn run_in(&self, dir: &Path, program: &str, args: &[&str]) -> Result<()> {
+        self.run_with(dir, program, args, &[])
+    }
+
+    /// Runs `program` with `args` in `dir`, with the environment variables `env` set.
+    pub fn run_with(
+        &self,
+        dir: &Path,
+        program: &str,
+        args: &[&str],
+        env: &[(&str, &Path)],
+    ) -> Result<()> {
         println!("$ {program} {}", args.join(" "));
         let status = Command::new(program)
             .args(args)
+            .envs(env.iter().copied())
             .current_dir(dir)
             .status()
             .with_context(|| format!("cannot run {program}"))?;

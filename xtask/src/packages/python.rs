@@ -1,0 +1,105 @@
+//! The Python package `slotwise`: `packages/python` staged with the components, the contract's description and its TypedDicts, built into a wheel by pip, and tested from a fresh venv.
+
+use super::{copy_tree, out_dir, write, Bundle};
+use crate::declarations::{declare, Language};
+use crate::run::Workspace;
+use crate::wit_types;
+use anyhow::{bail, Context, Result};
+use std::path::{Path, PathBuf};
+
+/// The interpreter the build and the venvs start from.
+const PYTHON: &str = "python3";
+
+/// Stages the package and builds its wheel into `target/packages/dist/`.
+pub fn build(ws: &Workspace, bundle: &Bundle) -> Result<PathBuf> {
+    let staged = out_dir(ws).join("python");
+    copy_tree(&ws.root.join("packages/python"), &staged)?;
+    // The tests and the benchmark script stay in the repository.
+    for left_out in ["tests", "bench.py"] {
+        let path = staged.join(left_out);
+        if path.is_dir() {
+            std::fs::remove_dir_all(&path)?;
+        } else if path.exists() {
+            std::fs::remove_file(&path)?;
+        }
+    }
+    let package = staged.join("src/slotwise");
+    let assets = package.join("assets");
+    for (from, name) in [
+        (&bundle.reconciler, "reconciler.wasm"),
+        (&bundle.reader, "scenario-reader.wasm"),
+        (&bundle.wit_types, "wit-types.json"),
+    ] {
+        write(&assets.join(name), std::fs::read(from)?)?;
+    }
+    let (resolve, wit) = wit_types::parse(ws)?;
+    write(
+        &package.join("contract.py"),
+        declare(&resolve, wit, Language::Python)?,
+    )?;
+
+    let dist = out_dir(ws).join("dist");
+    std::fs::create_dir_all(&dist)?;
+    let wheel = dist.join("slotwise-0.1.0-py3-none-any.whl");
+    if wheel.exists() {
+        std::fs::remove_file(&wheel)?;
+    }
+    ws.run_in(
+        &ws.root,
+        PYTHON,
+        &[
+            "-m",
+            "pip",
+            "wheel",
+            "--quiet",
+            "--no-deps",
+            "--wheel-dir",
+            &dist.display().to_string(),
+            &staged.display().to_string(),
+        ],
+    )?;
+    if !wheel.exists() {
+        bail!("pip built no {}", wheel.display());
+    }
+    println!("Python package: {}", wheel.display());
+    Ok(wheel)
+}
+
+/// A fresh venv with `wheel` and `extra` packages installed, at
+/// `target/packages/venv-<name>`.
+pub(super) fn python_venv(ws: &Workspace, name: &str, wheel: &Path, extra: &[&str]) -> Result<PathBuf> {
+    let venv = out_dir(ws).join(format!("venv-{name}"));
+    ws.run_in(
+        &ws.root,
+        PYTHON,
+        &["-m", "venv", "--clear", &venv.display().to_string()],
+    )?;
+    let pip = venv.join("bin/pip");
+    let wheel = wheel.display().to_string();
+    let mut args = vec!["install", "--quiet", "--disable-pip-version-check", &wheel];
+    args.extend_from_slice(extra);
+    ws.run_in(&ws.root, &pip.display().to_string(), &args)?;
+    Ok(venv)
+}
+
+/// Removes a venv `python_venv` made: each holds wasmtime's 30 MB library.
+pub(super) fn remove_python_venv(venv: &Path) -> Result<()> {
+    std::fs::remove_dir_all(venv).with_context(|| format!("removing {}", venv.display()))
+}
+
+/// Installs the wheel into a fresh venv with pytest and runs
+/// `packages/python/tests` there against `target/debug/slotwise`.
+pub fn test(ws: &Workspace, wheel: &Path) -> Result<()> {
+    let venv = python_venv(ws, "test", wheel, &["pytest"])?;
+    let python = venv.join("bin/python");
+    let slotwise = ws.slotwise();
+    let outcome = ws.run_with(
+        &ws.root.join("packages/python"),
+        &python.display().to_string(),
+        // Not from the source tree: the installed package is what is tested.
+        &["-m", "pytest", "-p", "no:cacheprovider", "-q", "tests"],
+        &[("SLOTWISE", &slotwise), ("SLOTWISE_ROOT", &ws.root)],
+    );
+    remove_python_venv(&venv)?;
+    outcome
+}
