@@ -2,7 +2,7 @@
 
 wasmtime::component::bindgen!({
     world: "slotwise:plugin/all-hooks-plugin",
-    path: "../wit/plugin",
+    path: "wit/plugin",
     additional_derives: [serde::Serialize, serde::Deserialize],
 });
 

@@ -3,6 +3,9 @@
 //! [`ComponentReconciler`] loads the component once (from `.wasm`, caching
 //! its compiled form, or from a precompiled `.cwasm`) and gives every
 //! reconcile a fresh instance, so a trap never affects the next one.
+//!
+//! ---
+#![doc = include_str!("../README.md")]
 
 pub mod component;
 pub mod crossing;

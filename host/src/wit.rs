@@ -2,7 +2,7 @@
 
 wasmtime::component::bindgen!({
     world: "reconciler",
-    path: "../wit/reconciler",
+    path: "wit/reconciler",
     additional_derives: [serde::Serialize, serde::Deserialize],
     // The plugin types the session asks and answers with are the very types
     // plugins are called with, so a question's items go to plugins as they are.
