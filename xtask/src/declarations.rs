@@ -142,7 +142,11 @@ impl Writer<'_> {
             Language::TypeScript => format!("{{ {}: {payload} }}", quoted(case)),
             Language::Python => {
                 let name = format!("{variant}{}", pascal(case));
-                writeln!(out, "{name} = TypedDict(\"{name}\", {{{}: {payload}}})", quoted(case))?;
+                writeln!(
+                    out,
+                    "{name} = TypedDict(\"{name}\", {{{}: {payload}}})",
+                    quoted(case)
+                )?;
                 self.forward(&name)
             }
         })
@@ -196,7 +200,10 @@ impl Writer<'_> {
             Type::Char | Type::String if ts => "string".into(),
             Type::Char | Type::String => "str".into(),
             Type::ErrorContext => bail!("error-context values are not declared"),
-            Type::Id(id) => match (&self.resolve.types[*id].name, see_through(self.resolve, *id)) {
+            Type::Id(id) => match (
+                &self.resolve.types[*id].name,
+                see_through(self.resolve, *id),
+            ) {
                 (Some(_), Some(original)) => self.reference(&Type::Id(original))?,
                 (Some(_), None) => self.forward(&self.name(*id)?),
                 (None, _) => self.structure(*id)?,
@@ -230,7 +237,8 @@ impl Writer<'_> {
                 }
             }
             TypeDefKind::Result(result) if ts => {
-                let side = |ty: Option<&Type>| ty.map_or(Ok("null".to_string()), |t| self.reference(t));
+                let side =
+                    |ty: Option<&Type>| ty.map_or(Ok("null".to_string()), |t| self.reference(t));
                 format!(
                     "{{ Ok: {} }} | {{ Err: {} }}",
                     side(result.ok.as_ref())?,

@@ -1,12 +1,14 @@
-//! The packages users install: `slotwise` for Python (a wheel), `@slotwise/reconciler` for npm (a tarball), built into `target/packages/` from `packages/` and the components, then installed into fresh environments and tested as a user would.
+//! The packages users install: `slotwise` for Python (a wheel), `@slotwise/reconciler` for npm (a tarball), built into `target/packages/` from `packages/` and the components, then installed into fresh environments and tested as a user would; and the crates for crates.io, checked by a dry run.
 
+mod crates;
+mod npm;
 mod python;
+mod readme;
 
 use crate::run::Workspace;
 use crate::{component, playground, wit_types};
 use anyhow::{Context, Result};
 use std::path::{Path, PathBuf};
-
 
 /// What every package bundles, built fresh.
 struct Bundle {
@@ -19,15 +21,35 @@ struct Bundle {
 pub fn build(ws: &Workspace) -> Result<()> {
     let bundle = bundle(ws)?;
     python::build(ws, &bundle)?;
+    npm::build(ws, &bundle)?;
     Ok(())
 }
 
 /// Builds the packages, then installs each into a fresh environment and
-/// runs its tests against `target/debug/slotwise`, which must be built.
+/// runs its tests against `target/debug/slotwise`, which must be built;
+/// then the dry run of publishing the crates.
 pub fn test(ws: &Workspace) -> Result<()> {
+    crates::dry_run(ws)?;
+    let output = readme::expected_output(ws)?;
+    let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
+    readme::prints(
+        ws,
+        Path::new(&cargo),
+        &[
+            "run",
+            "--quiet",
+            "--package",
+            "slotwise-host",
+            "--example",
+            "embedding",
+        ],
+        &output,
+    )?;
     let bundle = bundle(ws)?;
     let wheel = python::build(ws, &bundle)?;
-    python::test(ws, &wheel)
+    python::test(ws, &wheel, &output)?;
+    let tarball = npm::build(ws, &bundle)?;
+    npm::test(ws, &tarball, &output)
 }
 
 fn bundle(ws: &Workspace) -> Result<Bundle> {

@@ -1,6 +1,6 @@
 //! The Python package `slotwise`: `packages/python` staged with the components, the contract's description and its TypedDicts, built into a wheel by pip, and tested from a fresh venv.
 
-use super::{copy_tree, out_dir, write, Bundle};
+use super::{copy_tree, out_dir, readme, write, Bundle};
 use crate::declarations::{declare, Language};
 use crate::run::Workspace;
 use crate::wit_types;
@@ -15,7 +15,7 @@ pub fn build(ws: &Workspace, bundle: &Bundle) -> Result<PathBuf> {
     let staged = out_dir(ws).join("python");
     copy_tree(&ws.root.join("packages/python"), &staged)?;
     // The tests and the benchmark script stay in the repository.
-    for left_out in ["tests", "bench.py"] {
+    for left_out in ["tests", "examples", "bench.py"] {
         let path = staged.join(left_out);
         if path.is_dir() {
             std::fs::remove_dir_all(&path)?;
@@ -67,7 +67,12 @@ pub fn build(ws: &Workspace, bundle: &Bundle) -> Result<PathBuf> {
 
 /// A fresh venv with `wheel` and `extra` packages installed, at
 /// `target/packages/venv-<name>`.
-pub(super) fn python_venv(ws: &Workspace, name: &str, wheel: &Path, extra: &[&str]) -> Result<PathBuf> {
+pub(super) fn python_venv(
+    ws: &Workspace,
+    name: &str,
+    wheel: &Path,
+    extra: &[&str],
+) -> Result<PathBuf> {
     let venv = out_dir(ws).join(format!("venv-{name}"));
     ws.run_in(
         &ws.root,
@@ -87,19 +92,30 @@ pub(super) fn remove_python_venv(venv: &Path) -> Result<()> {
     std::fs::remove_dir_all(venv).with_context(|| format!("removing {}", venv.display()))
 }
 
-/// Installs the wheel into a fresh venv with pytest and runs
-/// `packages/python/tests` there against `target/debug/slotwise`.
-pub fn test(ws: &Workspace, wheel: &Path) -> Result<()> {
+/// Installs the wheel into a fresh venv with pytest, runs
+/// `packages/python/tests` there against `target/debug/slotwise`, then the
+/// README's snippet, which must print `output`.
+pub fn test(ws: &Workspace, wheel: &Path, output: &str) -> Result<()> {
     let venv = python_venv(ws, "test", wheel, &["pytest"])?;
-    let python = venv.join("bin/python");
-    let slotwise = ws.slotwise();
-    let outcome = ws.run_with(
-        &ws.root.join("packages/python"),
-        &python.display().to_string(),
-        // Not from the source tree: the installed package is what is tested.
-        &["-m", "pytest", "-p", "no:cacheprovider", "-q", "tests"],
-        &[("SLOTWISE", &slotwise), ("SLOTWISE_ROOT", &ws.root)],
-    );
+    let outcome = run_tests(ws, &venv, output);
     remove_python_venv(&venv)?;
     outcome
+}
+
+fn run_tests(ws: &Workspace, venv: &Path, output: &str) -> Result<()> {
+    let python = venv.join("bin/python");
+    let slotwise = ws.slotwise();
+    ws.run_with(
+        &ws.root.join("packages/python"),
+        &python.display().to_string(),
+        // The tests import the installed package: `src/` is not on the path.
+        &["-m", "pytest", "-p", "no:cacheprovider", "-q", "tests"],
+        &[("SLOTWISE", &slotwise), ("SLOTWISE_ROOT", &ws.root)],
+    )?;
+    readme::prints(
+        ws,
+        &python,
+        &["packages/python/examples/embedding.py"],
+        output,
+    )
 }
