@@ -10,6 +10,7 @@ mod hooks;
 mod memory;
 mod node;
 mod nomad;
+mod python;
 mod system;
 
 use anyhow::{Context, Result};
@@ -53,6 +54,7 @@ mod aims {
 pub fn run(options: &Options) -> Result<()> {
     let reconciler = ComponentReconciler::load(options.component)?;
     let rows = reconcile_table(&reconciler, options)?;
+    python::print_beside(&rows, options)?;
     let mut verdicts = Vec::new();
     verdicts.extend(ratio_verdicts(&rows));
     verdicts.extend(linearity(&rows));

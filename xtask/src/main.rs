@@ -136,5 +136,14 @@ fn bench(ws: &Workspace, args: &[String]) -> Result<()> {
     ];
     full.extend(args.iter().cloned());
     let full: Vec<&str> = full.iter().map(String::as_str).collect();
-    ws.run(&slotwise, &full)
+    // Python's figure needs the package installed.
+    let venv = packages::python_for_bench(ws)?;
+    let outcome = ws.run_with(
+        &ws.root,
+        &slotwise.display().to_string(),
+        &full,
+        &[("SLOTWISE_PYTHON", &venv.join("bin/python"))],
+    );
+    packages::remove_venv(&venv)?;
+    outcome
 }

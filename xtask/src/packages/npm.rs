@@ -1,10 +1,9 @@
 //! The npm package `@slotwise/reconciler`: `packages/npm` staged with the components transpiled by jco, the contract's description and its TypeScript declarations, packed by npm, and tested from a fresh project that installs the tarball.
 
-use super::{copy_tree, out_dir, readme, write, Bundle};
-use crate::declarations::{declare, Language};
+use super::{artifact, built, copy_into, declarations, out_dir, readme, stage, write, Bundle};
+use crate::declarations::Language;
 use crate::run::Workspace;
-use crate::wit_types;
-use anyhow::{bail, Context, Result};
+use anyhow::{Context, Result};
 use std::path::{Path, PathBuf};
 
 /// TypeScript, to check the declarations as a user's compiler reads them.
@@ -13,11 +12,7 @@ const TYPESCRIPT: &str = "typescript@5.9.3";
 /// Stages the package and packs it into `target/packages/dist/`.
 pub fn build(ws: &Workspace, bundle: &Bundle) -> Result<PathBuf> {
     let source = ws.root.join("packages/npm");
-    let staged = out_dir(ws).join("npm");
-    copy_tree(&source, &staged)?;
-    for left_out in ["tests", "scripts", "examples"] {
-        std::fs::remove_dir_all(staged.join(left_out))?;
-    }
+    let staged = stage(ws, "npm", &["tests", "scripts", "examples"])?;
     // jco, to transpile the components, is a dev dependency of the package.
     ws.run_in(&source, "npm", &["ci", "--no-audit", "--no-fund"])?;
     let generated = staged.join("generated");
@@ -41,18 +36,10 @@ pub fn build(ws: &Workspace, bundle: &Bundle) -> Result<PathBuf> {
             "// The contract's description, from wit-types.json.\nexport default {description};\n"
         ),
     )?;
-    let (resolve, wit) = wit_types::parse(ws)?;
-    write(
-        &generated.join("contract.d.ts"),
-        declare(&resolve, wit, Language::TypeScript)?,
-    )?;
+    declarations(ws, Language::TypeScript, &generated.join("contract.d.ts"))?;
 
-    let dist = out_dir(ws).join("dist");
-    std::fs::create_dir_all(&dist)?;
-    let tarball = dist.join("slotwise-reconciler-0.1.0.tgz");
-    if tarball.exists() {
-        std::fs::remove_file(&tarball)?;
-    }
+    let tarball = artifact(ws, "slotwise-reconciler-0.1.0.tgz")?;
+    let dist = tarball.parent().context("the tarball has a folder")?;
     ws.run_in(
         &staged,
         "npm",
@@ -63,10 +50,7 @@ pub fn build(ws: &Workspace, bundle: &Bundle) -> Result<PathBuf> {
             &dist.display().to_string(),
         ],
     )?;
-    if !tarball.exists() {
-        bail!("npm packed no {}", tarball.display());
-    }
-    println!("npm package: {}", tarball.display());
+    built(&tarball, "npm")?;
     Ok(tarball)
 }
 
@@ -103,11 +87,13 @@ pub fn test(ws: &Workspace, tarball: &Path, output: &str) -> Result<()> {
 
 fn run_tests(ws: &Workspace, dir: &Path, output: &str) -> Result<()> {
     // Copied in, so that `@slotwise/reconciler` resolves to the installed package.
-    copy_tree(&ws.root.join("packages/npm/tests"), &dir.join("tests"))?;
-    copy_tree(
-        &ws.root.join("packages/npm/examples"),
-        &dir.join("examples"),
-    )?;
+    for folder in ["tests", "examples"] {
+        copy_into(
+            &ws.root.join("packages/npm").join(folder),
+            &dir.join(folder),
+            &[],
+        )?;
+    }
     ws.run_in(
         dir,
         "npx",

@@ -1,10 +1,9 @@
 //! The Python package `slotwise`: `packages/python` staged with the components, the contract's description and its TypedDicts, built into a wheel by pip, and tested from a fresh venv.
 
-use super::{copy_tree, out_dir, readme, write, Bundle};
-use crate::declarations::{declare, Language};
+use super::{artifact, built, declarations, out_dir, readme, stage, write, Bundle};
+use crate::declarations::Language;
 use crate::run::Workspace;
-use crate::wit_types;
-use anyhow::{bail, Context, Result};
+use anyhow::{Context, Result};
 use std::path::{Path, PathBuf};
 
 /// The interpreter the build and the venvs start from.
@@ -12,17 +11,7 @@ const PYTHON: &str = "python3";
 
 /// Stages the package and builds its wheel into `target/packages/dist/`.
 pub fn build(ws: &Workspace, bundle: &Bundle) -> Result<PathBuf> {
-    let staged = out_dir(ws).join("python");
-    copy_tree(&ws.root.join("packages/python"), &staged)?;
-    // The tests and the benchmark script stay in the repository.
-    for left_out in ["tests", "examples", "bench.py"] {
-        let path = staged.join(left_out);
-        if path.is_dir() {
-            std::fs::remove_dir_all(&path)?;
-        } else if path.exists() {
-            std::fs::remove_file(&path)?;
-        }
-    }
+    let staged = stage(ws, "python", &["tests", "examples", "bench.py"])?;
     let package = staged.join("src/slotwise");
     let assets = package.join("assets");
     for (from, name) in [
@@ -32,18 +21,10 @@ pub fn build(ws: &Workspace, bundle: &Bundle) -> Result<PathBuf> {
     ] {
         write(&assets.join(name), std::fs::read(from)?)?;
     }
-    let (resolve, wit) = wit_types::parse(ws)?;
-    write(
-        &package.join("contract.py"),
-        declare(&resolve, wit, Language::Python)?,
-    )?;
+    declarations(ws, Language::Python, &package.join("contract.py"))?;
 
-    let dist = out_dir(ws).join("dist");
-    std::fs::create_dir_all(&dist)?;
-    let wheel = dist.join("slotwise-0.1.0-py3-none-any.whl");
-    if wheel.exists() {
-        std::fs::remove_file(&wheel)?;
-    }
+    let wheel = artifact(ws, "slotwise-0.1.0-py3-none-any.whl")?;
+    let dist = wheel.parent().context("the wheel has a folder")?;
     ws.run_in(
         &ws.root,
         PYTHON,
@@ -58,21 +39,13 @@ pub fn build(ws: &Workspace, bundle: &Bundle) -> Result<PathBuf> {
             &staged.display().to_string(),
         ],
     )?;
-    if !wheel.exists() {
-        bail!("pip built no {}", wheel.display());
-    }
-    println!("Python package: {}", wheel.display());
+    built(&wheel, "pip")?;
     Ok(wheel)
 }
 
 /// A fresh venv with `wheel` and `extra` packages installed, at
 /// `target/packages/venv-<name>`.
-pub(super) fn python_venv(
-    ws: &Workspace,
-    name: &str,
-    wheel: &Path,
-    extra: &[&str],
-) -> Result<PathBuf> {
+pub fn python_venv(ws: &Workspace, name: &str, wheel: &Path, extra: &[&str]) -> Result<PathBuf> {
     let venv = out_dir(ws).join(format!("venv-{name}"));
     ws.run_in(
         &ws.root,
@@ -88,7 +61,7 @@ pub(super) fn python_venv(
 }
 
 /// Removes a venv `python_venv` made: each holds wasmtime's 30 MB library.
-pub(super) fn remove_python_venv(venv: &Path) -> Result<()> {
+pub fn remove_python_venv(venv: &Path) -> Result<()> {
     std::fs::remove_dir_all(venv).with_context(|| format!("removing {}", venv.display()))
 }
 

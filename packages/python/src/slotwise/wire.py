@@ -255,6 +255,17 @@ def _primitive(prim: str) -> _Codec:
     raise TypeError(f"the wire format has no codec for the WIT type {prim}")
 
 
+def _write_payload(codec: Optional[_Codec], out: bytearray, payload: Any, tag: str) -> None:
+    """The payload of the case ``tag`` of a variant or a result, when the case has one."""
+    if codec is None:
+        return
+    try:
+        codec.write(out, payload)
+    except _Mismatch as m:
+        m.path.append(tag)
+        raise
+
+
 class _Codecs:
     """The codecs of the types a contract's description holds, compiled once each."""
 
@@ -363,13 +374,7 @@ class _Codecs:
             if i is None:
                 raise _expected(f"a case of {name} ({names})", v)
             _varint(out, i)
-            codec = compiled[i][1]
-            if codec is not None:
-                try:
-                    codec.write(out, payload)
-                except _Mismatch as m:
-                    m.path.append(tag)
-                    raise
+            _write_payload(compiled[i][1], out, payload, tag)
 
         def read(r: _Reader) -> Any:
             i = r.varint()
@@ -465,13 +470,7 @@ class _Codecs:
                 raise _expected("{'Ok': ...} or {'Err': ...}", v)
             ((tag, payload),) = v.items()
             _varint(out, 0 if tag == "Ok" else 1)
-            codec = ok if tag == "Ok" else err
-            if codec is not None:
-                try:
-                    codec.write(out, payload)
-                except _Mismatch as m:
-                    m.path.append(tag)
-                    raise
+            _write_payload(ok if tag == "Ok" else err, out, payload, tag)
 
         def read(r: _Reader) -> Dict[str, Any]:
             tag = r.varint()
