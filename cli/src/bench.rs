@@ -331,29 +331,23 @@ pub fn human(d: Duration) -> String {
     }
 }
 
-/// What a `--probe` child does: builds the workload of `n` allocations,
-/// then, by `mode`, nothing more (`input`), reconciles it natively
-/// (`native`), loads the component (`component`), or loads it and
-/// reconciles on the encoded path (`encoded`). Its peak RSS is what the
-/// parent reads.
+/// What a `--probe` child does: builds the workload of `n` allocations
+/// (and, for `encoded`, loads the component), resets its peak RSS, then
+/// reconciles once natively (`native`) or on the encoded path (`encoded`),
+/// and prints how far its peak rose above what it held before.
 pub fn probe(component_path: &Path, mode: &str, n: usize) -> Result<()> {
     let input = rolling_update(n);
-    match mode {
-        "input" => {}
-        "native" => drop(core::reconcile(&input)),
-        "component" => drop(ComponentReconciler::load(component_path)?),
-        "encoded" => {
-            let reconciler = ComponentReconciler::load(component_path)?;
-            let repeat: usize = std::env::var("REPEAT")
-                .ok()
-                .and_then(|v| v.parse().ok())
-                .unwrap_or(1);
-            for _ in 0..repeat {
-                drop(reconciler.reconcile_core(&input)?);
-            }
-        }
+    let reconciler = match mode {
+        "native" => None,
+        "encoded" => Some(ComponentReconciler::load(component_path)?),
         other => anyhow::bail!("no probe mode `{other}`"),
+    };
+    let before = memory::reset_peak()?;
+    match &reconciler {
+        None => drop(core::reconcile(&input)),
+        Some(reconciler) => drop(reconciler.reconcile_core(&input)?),
     }
+    println!("{}", memory::peak()?.saturating_sub(before));
     std::hint::black_box(&input);
     Ok(())
 }

@@ -2,33 +2,35 @@
 
 use anyhow::Result;
 use slotwise_cli::conformance::{self, Runner};
+use std::io::Write;
 use std::path::PathBuf;
 
-/// Runs every scenario under `paths`; returns whether all passed.
+/// Runs every scenario under `paths`; returns whether all passed. A scenario
+/// without `expect` fails: it has nothing to check.
+///
+/// # Errors
+/// When a path cannot be searched, the component fails, or standard output
+/// cannot be written.
 pub fn run(paths: &[PathBuf], runner: &Runner) -> Result<bool> {
     let files = conformance::files(paths)?;
+    let mut out = std::io::stdout().lock();
     let (mut passed, mut failed) = (0, 0);
     for path in &files {
         let shown = path.display();
         let failures = match conformance::load(path) {
             Err(e) => vec![format!("{e:#}")],
-            Ok(mut scenario) => {
-                let outcome = runner.run(&mut scenario, path)?;
-                if scenario.expect.is_none() && outcome.failures.is_empty() {
-                    println!("ok    {shown} (no expectation; ran)");
-                    passed += 1;
-                    continue;
-                }
-                outcome.failures
+            Ok(scenario) if scenario.expect.is_none() => {
+                vec!["nothing to check: the scenario has no `expect`".to_string()]
             }
+            Ok(mut scenario) => runner.run(&mut scenario, path)?.failures,
         };
         if failures.is_empty() {
-            println!("pass  {shown}");
+            writeln!(out, "pass  {shown}")?;
             passed += 1;
         } else {
-            println!("FAIL  {shown}");
+            writeln!(out, "FAIL  {shown}")?;
             for line in failures {
-                println!("      {line}");
+                writeln!(out, "      {line}")?;
             }
             failed += 1;
         }
@@ -38,9 +40,11 @@ pub fn run(paths: &[PathBuf], runner: &Runner) -> Result<bool> {
     } else {
         "natively"
     };
-    println!(
+    writeln!(
+        out,
         "\n{passed} passed, {failed} failed ({} files, {mode})",
         files.len()
-    );
+    )?;
+    out.flush()?;
     Ok(failed == 0)
 }

@@ -1,36 +1,13 @@
 //! Times for people: nanoseconds since the epoch as UTC dates, and offsets from now.
 
-use slotwise_reconciler::phrasing::duration;
-
 /// `ns` since the Unix epoch as `YYYY-MM-DDTHH:MM:SSZ` (sub-seconds dropped).
 pub fn iso8601(ns: i64) -> String {
-    let secs = ns.div_euclid(1_000_000_000);
-    let (days, rest) = (secs.div_euclid(86_400), secs.rem_euclid(86_400));
-    // Howard Hinnant's days-from-civil, inverted.
-    let z = days + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z - era * 146_097;
-    let yoe = (doe - doe / 1_460 + doe / 36_524 - doe / 146_096) / 365;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let day = doy - (153 * mp + 2) / 5 + 1;
-    let month = if mp < 10 { mp + 3 } else { mp - 9 };
-    let year = yoe + era * 400 + i64::from(month <= 2);
-    format!(
-        "{year:04}-{month:02}-{day:02}T{:02}:{:02}:{:02}Z",
-        rest / 3_600,
-        rest % 3_600 / 60,
-        rest % 60
-    )
+    slotwise_scenario::rfc3339(ns)
 }
 
 /// `at` relative to `now`, like `now+15s` or `now-10m`.
 pub fn from_now(at: i64, now: i64) -> String {
-    match at.saturating_sub(now) {
-        0 => "now".to_string(),
-        d if d < 0 => format!("now{}", duration(d)),
-        d => format!("now+{}", duration(d)),
-    }
+    slotwise_scenario::from_now(at.saturating_sub(now))
 }
 
 #[cfg(test)]

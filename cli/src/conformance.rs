@@ -5,7 +5,7 @@ use slotwise_host::component::{ComponentReconciler, HostError};
 use slotwise_host::crossing::{self, LibraryPolicy};
 use slotwise_host::plugins::PluginSet;
 use slotwise_reconciler as core;
-use slotwise_scenario::{Failure, Scenario, ScriptedPolicy, Syntax};
+use slotwise_scenario::{Failure, Scenario, ScriptedPolicy};
 use std::path::{Path, PathBuf};
 
 /// Reads and prepares the scenario at `path`.
@@ -14,9 +14,9 @@ use std::path::{Path, PathBuf};
 /// When the file cannot be read or is not a valid scenario; the message names
 /// the file and the field.
 pub fn load(path: &Path) -> Result<Scenario> {
-    let text =
-        std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?;
-    slotwise_scenario::parse(&text, Syntax::of(path)).with_context(|| path.display().to_string())
+    let text = crate::source::read_text(path)?;
+    slotwise_scenario::parse(&text, crate::source::syntax(path, &text))
+        .with_context(|| path.display().to_string())
 }
 
 /// The scenario files under `paths`: files as given, directories searched

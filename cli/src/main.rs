@@ -3,15 +3,17 @@
 mod bench;
 mod check;
 mod clock;
+mod encoded;
 mod locate;
 mod nomad_command;
-mod playground;
+mod output;
 mod plugin_command;
 mod render;
 
 use anyhow::{Context, Result};
 use clap::{Parser, Subcommand};
 use slotwise_cli::conformance::{self, Consulted, Runner};
+use slotwise_cli::{playground, source};
 use slotwise_host::plugins::PluginSet;
 use slotwise_host::{component, ComponentReconciler};
 use std::path::{Path, PathBuf};
@@ -37,7 +39,7 @@ struct Cli {
 enum Command {
     /// Decide what must change for the scenario in FILE.
     Reconcile {
-        /// A scenario file (YAML or JSON).
+        /// A scenario file (YAML or JSON), or `-` for standard input.
         file: PathBuf,
         /// Print the plan as JSON.
         #[arg(long)]
@@ -83,8 +85,12 @@ enum Command {
     },
     /// Print the reconciler input a scenario describes, as JSON.
     Input {
-        /// A scenario file (YAML or JSON).
+        /// A scenario file (YAML or JSON), or `-` for standard input.
         file: PathBuf,
+        /// Print the input as the buffer `reconcile-encoded` takes (the wire
+        /// format of docs/wire.md) instead of JSON.
+        #[arg(long)]
+        wire: bool,
     },
     /// Print the JSON Schema of scenario files.
     Schema {
@@ -122,6 +128,8 @@ fn main() -> ExitCode {
     match run(Cli::parse()) {
         Ok(true) => ExitCode::SUCCESS,
         Ok(false) => ExitCode::FAILURE,
+        // A reader that stops early (`| head`) has all it wants.
+        Err(e) if output::is_broken_pipe(&e) => ExitCode::SUCCESS,
         Err(e) => {
             eprintln!("error: {e:#}");
             ExitCode::FAILURE
@@ -161,6 +169,14 @@ fn run(cli: Cli) -> Result<bool> {
                 )?;
                 return show(file, &scenario.input, outcome, *json, *explain);
             }
+            if let (Some(reconciler), true) = (
+                &reconciler,
+                scenario.plugins.is_empty() && scenario.policy.is_none(),
+            ) {
+                let outcome = encoded::reconcile(reconciler, &mut scenario.input)?
+                    .map_err(conformance::RunFailure::Input);
+                return show(file, &scenario.input, outcome, *json, *explain);
+            }
             let (input, mut consulted) = Consulted::of(&mut scenario, file, &shipped)
                 .map_err(|f| anyhow::anyhow!("{}: {}", file.display(), describe(&f)))?;
             let outcome = conformance::reconcile_once(input, &mut consulted, reconciler.as_ref())?;
@@ -194,9 +210,13 @@ fn run(cli: Cli) -> Result<bool> {
             }
             Ok(true)
         }
-        Command::Input { file } => {
+        Command::Input { file, wire } => {
             let scenario = conformance::load(file)?;
-            println!("{}", serde_json::to_string_pretty(&scenario.input)?);
+            if *wire {
+                output::bytes(&slotwise_reconciler::wire::encode_input(&scenario.input))?;
+            } else {
+                output::json(&scenario.input)?;
+            }
             Ok(true)
         }
         Command::Schema { plugins } => {
@@ -205,13 +225,18 @@ fn run(cli: Cli) -> Result<bool> {
             } else {
                 slotwise_scenario::schema()
             };
-            println!("{}", serde_json::to_string_pretty(&schema)?);
+            output::line(&serde_json::to_string_pretty(&schema)?)?;
             Ok(true)
         }
         Command::Plugin(command) => plugin_command::run(command, &component, &shipped),
         Command::Nomad(command) => nomad_command::run(command, &component, &shipped),
         Command::Playground { port, dir } => {
-            playground::serve(&playground::dist_dir(dir.clone())?, *port)?;
+            let files = playground::DirFiles::new(&playground::dist_dir(dir.clone())?)?;
+            playground::serve(
+                std::sync::Arc::new(files),
+                *port,
+                playground::ServerLimits::default(),
+            )?;
             Ok(true)
         }
         Command::Precompile { wasm, out } => {
@@ -224,9 +249,8 @@ fn run(cli: Cli) -> Result<bool> {
 
 /// The entries of the plugins file at `path`.
 fn read_plugins(path: &Path) -> Result<Vec<slotwise_scenario::PluginEntry>> {
-    let text =
-        std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?;
-    let file = slotwise_scenario::parse_plugins(&text, slotwise_scenario::Syntax::of(path))
+    let text = source::read_text(path)?;
+    let file = slotwise_scenario::parse_plugins(&text, source::syntax(path, &text))
         .with_context(|| path.display().to_string())?;
     Ok(file.plugins)
 }
@@ -247,10 +271,15 @@ fn show(
     explain: bool,
 ) -> Result<bool> {
     let plan = outcome.map_err(|f| anyhow::anyhow!("{}: {}", file.display(), describe(&f)))?;
+    // Fail-open failures are shown in every mode: a plan made without a
+    // plugin's answer must not pass for one made with it.
+    for warning in render::warnings(&plan) {
+        eprintln!("warning: {warning}");
+    }
     if json {
-        println!("{}", serde_json::to_string_pretty(&plan)?);
+        output::json(&plan)?;
     } else {
-        print!("{}", render::plan(input, &plan, explain));
+        output::text(&render::plan(input, &plan, explain))?;
     }
     Ok(true)
 }

@@ -1,12 +1,56 @@
-//! `slotwise playground`: serves the browser playground's static files on 127.0.0.1, and nothing outside them.
+//! `slotwise playground`: serves the browser playground's files on 127.0.0.1 with hyper, within limits a hostile client cannot stretch.
+
+mod connection;
+mod files;
+
+pub use files::{DirFiles, EmbeddedFiles, Files};
 
 use anyhow::{bail, Context, Result};
-use std::io::{BufRead, BufReader, Write};
-use std::net::{TcpListener, TcpStream};
-use std::path::{Component, Path, PathBuf};
+use bytes::Bytes;
+use connection::{FirstLine, Guarded, Registry};
+use http_body_util::Full;
+use hyper::header::{HeaderValue, ALLOW, CACHE_CONTROL, CONTENT_TYPE, X_CONTENT_TYPE_OPTIONS};
+use hyper::{Method, Request, Response, StatusCode};
+use hyper_util::rt::TokioTimer;
+use std::convert::Infallible;
+use std::io::Write as _;
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::time::Duration;
+use tokio::io::AsyncWriteExt;
 
 /// The port used unless `--port` gives another.
 pub const DEFAULT_PORT: u16 = 4280;
+
+/// What one client may hold of the server.
+#[derive(Clone, Copy, Debug)]
+pub struct ServerLimits {
+    /// A connection on which no byte moves for this long is closed.
+    pub idle_timeout: Duration,
+    /// A request's line and headers must arrive within this.
+    pub header_timeout: Duration,
+    /// Connections open at once; one more closes the oldest.
+    pub connections: usize,
+    /// The longest request line, in bytes; longer is answered 414.
+    pub request_line: usize,
+    /// The most bytes of request line and headers; more is answered 431.
+    pub header_bytes: usize,
+    /// The most header fields in a request; more is answered 431.
+    pub headers: usize,
+}
+
+impl Default for ServerLimits {
+    fn default() -> Self {
+        Self {
+            idle_timeout: Duration::from_secs(30),
+            header_timeout: Duration::from_secs(10),
+            connections: 512,
+            request_line: 8 << 10,
+            header_bytes: 64 << 10,
+            headers: 64,
+        }
+    }
+}
 
 /// The playground's files: `given`, else `playground/` beside the
 /// executable, else where `cargo xtask playground` builds them relative to
@@ -31,224 +75,152 @@ pub fn dist_dir(given: Option<PathBuf>) -> Result<PathBuf> {
     }
 }
 
-/// Serves `dir` on 127.0.0.1:`port` (0 picks a free port) until stopped,
-/// each connection on its own thread.
+/// Serves `files` on 127.0.0.1:`port` (0 picks a free port) until stopped.
 ///
 /// # Errors
-/// When `dir` has no `index.html` or the port cannot be bound.
-pub fn serve(dir: &Path, port: u16) -> Result<()> {
-    let root = dir
-        .canonicalize()
-        .with_context(|| format!("cannot open {}", dir.display()))?;
-    if !root.join("index.html").is_file() {
-        bail!(
-            "{} has no index.html: build the playground with `cargo xtask playground`",
-            root.display()
-        );
-    }
-    let listener = TcpListener::bind(("127.0.0.1", port))
+/// When the port cannot be bound or the runtime cannot start.
+pub fn serve(files: Arc<dyn Files>, port: u16, limits: ServerLimits) -> Result<()> {
+    let listener = std::net::TcpListener::bind(("127.0.0.1", port))
         .with_context(|| format!("cannot listen on 127.0.0.1:{port}"))?;
     let address = listener.local_addr()?;
     println!(
         "slotwise playground: http://{address}/ (serving {}; Ctrl+C stops)",
-        root.display()
+        files.describe()
     );
     std::io::stdout().flush()?;
-    for stream in listener.incoming() {
-        let Ok(stream) = stream else { continue };
-        let root = root.clone();
-        std::thread::spawn(move || {
-            // A client that goes away mid-answer is no concern of the server's.
-            let _ = answer(stream, &root);
-        });
-    }
-    Ok(())
+    run(listener, files, limits)
 }
 
-/// Answers one request: GET or HEAD of a file under `root`.
-fn answer(mut stream: TcpStream, root: &Path) -> std::io::Result<()> {
-    let mut reader = BufReader::new(stream.try_clone()?);
-    let mut request_line = String::new();
-    reader.read_line(&mut request_line)?;
-    // The headers say nothing the answer depends on.
-    let mut header = String::new();
-    while reader.read_line(&mut header)? > 2 {
-        header.clear();
-    }
-    let mut words = request_line.split_whitespace();
-    let (method, target) = (words.next().unwrap_or(""), words.next().unwrap_or(""));
-    if method != "GET" && method != "HEAD" {
-        return respond(
-            &mut stream,
-            "405 Method Not Allowed",
-            "text/plain",
-            b"GET or HEAD only\n",
-            true,
-        );
-    }
-    let body_wanted = method == "GET";
-    match resolve(root, target) {
-        Some(file) => match std::fs::read(&file) {
-            Ok(bytes) => respond(
-                &mut stream,
-                "200 OK",
-                content_type(&file),
-                &bytes,
-                body_wanted,
-            ),
-            Err(_) => respond(
-                &mut stream,
-                "404 Not Found",
-                "text/plain",
-                b"not found\n",
-                body_wanted,
-            ),
-        },
-        None => respond(
-            &mut stream,
-            "404 Not Found",
-            "text/plain",
-            b"not found\n",
-            body_wanted,
-        ),
-    }
+/// Serves `files` on `listener` until the process ends.
+///
+/// # Errors
+/// When the runtime cannot start or the listener fails.
+pub fn run(
+    listener: std::net::TcpListener,
+    files: Arc<dyn Files>,
+    limits: ServerLimits,
+) -> Result<()> {
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()
+        .context("cannot start the server's runtime")?;
+    runtime.block_on(async move {
+        listener.set_nonblocking(true)?;
+        let listener = tokio::net::TcpListener::from_std(listener)?;
+        let registry = Arc::new(Registry::default());
+        loop {
+            let Ok((stream, _)) = listener.accept().await else {
+                // Out of descriptors, or a connection reset before it was
+                // taken: the next accept may well succeed.
+                tokio::time::sleep(Duration::from_millis(10)).await;
+                continue;
+            };
+            let ticket = registry.enter(limits.connections);
+            let files = files.clone();
+            tokio::spawn(async move {
+                connection(stream, files, limits, &ticket.close).await;
+                drop(ticket);
+            });
+        }
+    })
 }
 
-fn respond(
-    stream: &mut TcpStream,
-    status: &str,
-    content_type: &str,
-    body: &[u8],
-    body_wanted: bool,
-) -> std::io::Result<()> {
-    write!(
-        stream,
-        "HTTP/1.1 {status}\r\nContent-Type: {content_type}\r\nContent-Length: {}\r\nCache-Control: no-cache\r\nX-Content-Type-Options: nosniff\r\nConnection: close\r\n\r\n",
-        body.len()
-    )?;
-    if body_wanted {
-        stream.write_all(body)?;
-    }
-    stream.flush()
-}
-
-/// The file under `root` that the request target names, or `None` when it
-/// names nothing there: a path that climbs out (`..`, or a link leading
-/// outside) is refused, as is anything but a file.
-fn resolve(root: &Path, target: &str) -> Option<PathBuf> {
-    let path = target.split(['?', '#']).next()?;
-    let decoded = percent_decode(path.strip_prefix('/')?)?;
-    let relative = Path::new(&decoded);
-    if relative
-        .components()
-        .any(|c| !matches!(c, Component::Normal(_)))
-    {
-        return None;
-    }
-    let mut file = root.join(relative);
-    if decoded.is_empty() || decoded.ends_with('/') {
-        file = file.join("index.html");
-    }
-    let file = file.canonicalize().ok()?;
-    (file.starts_with(root) && file.is_file()).then_some(file)
-}
-
-/// `%20`-style escapes decoded; `None` when one is malformed or the result is not UTF-8.
-fn percent_decode(text: &str) -> Option<String> {
-    let bytes = text.as_bytes();
-    let mut out = Vec::with_capacity(bytes.len());
-    let mut i = 0;
-    while i < bytes.len() {
-        if bytes[i] == b'%' {
-            let hex = std::str::from_utf8(bytes.get(i + 1..i + 3)?).ok()?;
-            out.push(u8::from_str_radix(hex, 16).ok()?);
-            i += 3;
-        } else {
-            out.push(bytes[i]);
-            i += 1;
+/// Serves one connection until it closes, idles, or is told to close.
+async fn connection(
+    mut stream: tokio::net::TcpStream,
+    files: Arc<dyn Files>,
+    limits: ServerLimits,
+    close: &tokio::sync::Notify,
+) {
+    let first = tokio::select! {
+        line = connection::first_line(&mut stream, &limits) => line,
+        () = close.notified() => return,
+    };
+    let read_first = match first {
+        FirstLine::Read(bytes) => bytes,
+        FirstLine::Gone => return,
+        FirstLine::TooLong => {
+            // hyper is not in charge of this connection yet: the answer is
+            // written here, and the connection closed.
+            let _ = stream
+                .write_all(
+                    b"HTTP/1.1 414 URI Too Long\r\ncontent-length: 0\r\nconnection: close\r\n\r\n",
+                )
+                .await;
+            let _ = stream.shutdown().await;
+            return;
+        }
+    };
+    let io = Guarded::new(stream, read_first, limits.idle_timeout);
+    let service = hyper::service::service_fn(move |request| {
+        let files = files.clone();
+        async move { Ok::<_, Infallible>(answer(&request, files.as_ref(), &limits)) }
+    });
+    let conn = hyper::server::conn::http1::Builder::new()
+        .timer(TokioTimer::new())
+        .header_read_timeout(limits.header_timeout)
+        .max_buf_size(limits.header_bytes.max(8192))
+        .max_headers(limits.headers)
+        .serve_connection(io, service);
+    tokio::pin!(conn);
+    tokio::select! {
+        _ = conn.as_mut() => {}
+        () = close.notified() => {
+            conn.as_mut().graceful_shutdown();
+            let _ = tokio::time::timeout(limits.header_timeout, conn).await;
         }
     }
-    String::from_utf8(out).ok()
 }
 
-/// What browsers need to know of the files a Vite build writes; WebAssembly
-/// must be `application/wasm` to be compiled while it downloads.
-fn content_type(file: &Path) -> &'static str {
-    match file.extension().and_then(|e| e.to_str()) {
-        Some("html") => "text/html; charset=utf-8",
-        Some("js" | "mjs") => "text/javascript; charset=utf-8",
-        Some("css") => "text/css; charset=utf-8",
-        Some("json") => "application/json",
-        Some("wasm") => "application/wasm",
-        Some("svg") => "image/svg+xml",
-        Some("png") => "image/png",
-        Some("ico") => "image/x-icon",
-        _ => "application/octet-stream",
+/// The answer to one request: GET or HEAD of a file.
+fn answer<B>(
+    request: &Request<B>,
+    files: &dyn Files,
+    limits: &ServerLimits,
+) -> Response<Full<Bytes>> {
+    if request.method() != Method::GET && request.method() != Method::HEAD {
+        let mut response = plain(StatusCode::METHOD_NOT_ALLOWED, "GET or HEAD only\n");
+        response
+            .headers_mut()
+            .insert(ALLOW, HeaderValue::from_static("GET, HEAD"));
+        return response;
     }
+    // A later request of a kept-alive connection is read by hyper alone.
+    if request.uri().to_string().len() > limits.request_line {
+        return plain(StatusCode::URI_TOO_LONG, "request line too long\n");
+    }
+    let found = files::relative(request.uri().path())
+        .and_then(|relative| files.read(&relative).map(|bytes| (relative, bytes)));
+    let Some((relative, bytes)) = found else {
+        return plain(StatusCode::NOT_FOUND, "not found\n");
+    };
+    let mut response = Response::new(Full::new(Bytes::from(bytes.into_owned())));
+    response.headers_mut().insert(
+        CONTENT_TYPE,
+        HeaderValue::from_static(files::content_type(&relative)),
+    );
+    protect(response)
+}
+
+fn plain(status: StatusCode, text: &'static str) -> Response<Full<Bytes>> {
+    let mut response = Response::new(Full::new(Bytes::from_static(text.as_bytes())));
+    *response.status_mut() = status;
+    response.headers_mut().insert(
+        CONTENT_TYPE,
+        HeaderValue::from_static("text/plain; charset=utf-8"),
+    );
+    protect(response)
+}
+
+/// Headers every answer carries: browsers must not guess other types, and
+/// a rebuilt playground must be fetched anew.
+fn protect(mut response: Response<Full<Bytes>>) -> Response<Full<Bytes>> {
+    let headers = response.headers_mut();
+    headers.insert(X_CONTENT_TYPE_OPTIONS, HeaderValue::from_static("nosniff"));
+    headers.insert(CACHE_CONTROL, HeaderValue::from_static("no-cache"));
+    response
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    /// A dist directory with an index, a nested asset, and a file beside it
-    /// that must stay out of reach.
-    fn site() -> (PathBuf, PathBuf) {
-        let base = std::env::temp_dir().join(format!("slotwise-playground-{}", std::process::id()));
-        let dist = base.join("dist");
-        std::fs::create_dir_all(dist.join("assets")).unwrap();
-        std::fs::write(dist.join("index.html"), "<!doctype html>").unwrap();
-        std::fs::write(dist.join("assets/app.js"), "export {}").unwrap();
-        std::fs::write(base.join("secret.txt"), "no").unwrap();
-        (dist.canonicalize().unwrap(), base)
-    }
-
-    #[test]
-    fn the_root_and_assets_resolve_inside_the_directory() {
-        let (dist, _) = site();
-        assert_eq!(resolve(&dist, "/"), Some(dist.join("index.html")));
-        assert_eq!(
-            resolve(&dist, "/?scenario=abc"),
-            Some(dist.join("index.html"))
-        );
-        assert_eq!(
-            resolve(&dist, "/assets/app.js"),
-            Some(dist.join("assets/app.js"))
-        );
-        assert_eq!(
-            resolve(&dist, "/assets/app%2Ejs"),
-            Some(dist.join("assets/app.js"))
-        );
-    }
-
-    #[test]
-    fn paths_that_climb_out_of_the_directory_are_refused() {
-        let (dist, base) = site();
-        assert!(base.join("secret.txt").is_file());
-        for target in [
-            "/../secret.txt",
-            "/assets/../../secret.txt",
-            "/%2e%2e/secret.txt",
-            "/%2E%2E%2Fsecret.txt",
-            "//etc/passwd",
-            "secret.txt",
-            "/assets",
-            "/missing.js",
-            "/%zz",
-        ] {
-            assert_eq!(resolve(&dist, target), None, "{target}");
-        }
-    }
-
-    #[test]
-    fn webassembly_is_served_as_application_wasm() {
-        assert_eq!(
-            content_type(Path::new("a/reconciler.core.wasm")),
-            "application/wasm"
-        );
-        assert_eq!(
-            content_type(Path::new("index.html")),
-            "text/html; charset=utf-8"
-        );
-    }
-}
+mod tests;

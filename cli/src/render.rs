@@ -104,6 +104,37 @@ pub fn plan(input: &ReconcileInput, plan: &Plan, explain: bool) -> String {
     out
 }
 
+/// One line per plugin whose answers the plan goes without: where it first
+/// failed and why, and how many more times it did.
+pub fn warnings(plan: &Plan) -> Vec<String> {
+    let mut lines: Vec<(String, String, usize)> = Vec::new();
+    for f in &plan.plugin_failures {
+        if let Some(seen) = lines.iter_mut().find(|(plugin, _, _)| *plugin == f.plugin) {
+            seen.2 += 1;
+            continue;
+        }
+        let mut at = f.hook.clone();
+        if let Some(group) = &f.group {
+            at.push_str(&format!(", group {group}"));
+        }
+        if let Some(slot) = f.slot {
+            at.push_str(&format!(", slot {slot}"));
+        }
+        let first = format!(
+            "plugin {} failed ({at}) and the plan goes without its answer: {}",
+            f.plugin, f.cause
+        );
+        lines.push((f.plugin.clone(), first, 0));
+    }
+    lines
+        .into_iter()
+        .map(|(_, first, more)| match more {
+            0 => first,
+            n => format!("{first} (and {n} more failures)"),
+        })
+        .collect()
+}
+
 fn group_section(out: &mut String, input: &ReconcileInput, g: &GroupPlan, now: i64) {
     let count = input
         .job

@@ -5,4 +5,6 @@
 //! imports from it.
 
 pub mod conformance;
+pub mod playground;
+pub mod source;
 pub mod workload;

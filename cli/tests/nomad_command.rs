@@ -267,16 +267,15 @@ fn a_saved_scenario_never_holds_the_token() {
     assert!(!text(&out.stdout).contains(TOKEN) && !text(&out.stderr).contains(TOKEN));
     let written = std::fs::read_to_string(&saved).expect("the scenario is written");
     assert!(!written.contains(TOKEN), "{written}");
-    assert!(written
-        .contains("description: Job shop-api in namespace default, read from http://127.0.0.1:"));
     let back = slotwise_nomad::saved::SavedScenario::from_yaml(&written).expect("read back");
+    assert!(back
+        .description
+        .starts_with("Job shop-api in namespace default, read from http://127.0.0.1:"));
     assert_eq!(back.input.job_id, "shop-api");
     assert_eq!(back.input.allocations[0].allocations.len(), 7);
 }
 
-/// Needs the scenario `input:` form of issue 16; un-ignore when it lands.
 #[test]
-#[ignore = "the scenario format reads a top-level `input:` once issue 16 lands"]
 fn a_saved_scenario_replays_through_slotwise_reconcile() {
     let dir = tempfile::tempdir().expect("a temporary directory");
     let saved = dir.path().join("storefront.yaml");

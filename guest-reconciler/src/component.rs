@@ -17,7 +17,7 @@ impl Guest for Component {
     }
 
     fn reconcile_encoded(input: Vec<u8>) -> Vec<u8> {
-        crate::wire::reconcile_encoded(&input)
+        crate::wire::reconcile_encoded(input)
     }
 }
 

@@ -177,13 +177,13 @@ mod tests {
         replaced: Vec<u32>,
         release: Option<u32>,
         is_duplicate: Option<u32>,
-        expect: Option<serde_yaml::Value>,
+        expect: Option<serde_norway::Value>,
     }
 
     impl Op {
         /// Applies the operation; returns what it returned, as YAML.
-        fn apply(&self, o: &mut Occupancy) -> serde_yaml::Value {
-            let list = |v: Vec<u32>| serde_yaml::to_value(v).unwrap_or_default();
+        fn apply(&self, o: &mut Occupancy) -> serde_norway::Value {
+            let list = |v: Vec<u32>| serde_norway::to_value(v).unwrap_or_default();
             if let Some(n) = self.highest {
                 list(o.highest(n))
             } else if let Some(n) = self.next {
@@ -191,10 +191,10 @@ mod tests {
             } else if let Some(n) = self.next_canaries {
                 list(o.next_canaries(n, &self.canaries, &self.replaced))
             } else if let Some(i) = self.is_duplicate {
-                serde_yaml::Value::Bool(o.is_duplicate(i))
+                serde_norway::Value::Bool(o.is_duplicate(i))
             } else if let Some(i) = self.release {
                 o.release(i);
-                serde_yaml::Value::Null
+                serde_norway::Value::Null
             } else {
                 panic!("an operation names no method")
             }

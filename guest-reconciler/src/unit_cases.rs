@@ -22,7 +22,7 @@ pub(crate) fn load<T: DeserializeOwned>(theme: &str) -> Vec<(PathBuf, T)> {
             let text = std::fs::read_to_string(&path)
                 .unwrap_or_else(|e| panic!("{}: {e}", path.display()));
             let parsed =
-                serde_yaml::from_str(&text).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+                serde_norway::from_str(&text).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
             (path, parsed)
         })
         .collect()

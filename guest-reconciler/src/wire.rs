@@ -107,9 +107,12 @@ pub fn decode_outcome(bytes: &[u8]) -> Result<Result<Plan, InputError>, WireErro
 
 /// Reconciles an encoded input into an encoded outcome: what the
 /// component's `reconcile-encoded` export does. A buffer that cannot be read
-/// gives an encoded input error.
-pub fn reconcile_encoded(input: &[u8]) -> Vec<u8> {
-    let outcome = decode_input(input)
+/// gives an encoded input error. The buffer is freed once decoded, so that
+/// its memory serves the reconcile rather than adding to its peak.
+pub fn reconcile_encoded(input: Vec<u8>) -> Vec<u8> {
+    let decoded = decode_input(&input);
+    drop(input);
+    let outcome = decoded
         .map_err(InputError::from)
         .and_then(|input| crate::reconcile(&input));
     encode_outcome(&outcome)
@@ -282,7 +285,7 @@ mod tests {
 
     #[test]
     fn garbage_reconciles_into_an_input_error() {
-        let outcome = decode_outcome(&reconcile_encoded(b"not a buffer at all"));
+        let outcome = decode_outcome(&reconcile_encoded(b"not a buffer at all".to_vec()));
         let error = outcome.expect("an outcome").unwrap_err();
         assert_eq!(error.field, "encoded-input");
     }

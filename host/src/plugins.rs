@@ -10,6 +10,7 @@
 
 pub mod answer_size;
 pub mod loading;
+pub mod plugin_file;
 pub mod sandbox;
 pub mod usage;
 

@@ -52,15 +52,15 @@ impl SavedScenario {
     ///
     /// # Errors
     /// Never for inputs built by this crate; a serializer failure otherwise.
-    pub fn to_yaml(&self) -> Result<String, serde_yaml::Error> {
-        serde_yaml::to_string(self)
+    pub fn to_yaml(&self) -> Result<String, serde_saphyr::ser::Error> {
+        serde_saphyr::to_string(self)
     }
 
     /// A saved scenario read back.
     ///
     /// # Errors
     /// When `text` is not a saved scenario.
-    pub fn from_yaml(text: &str) -> Result<Self, serde_yaml::Error> {
-        serde_yaml::from_str(text)
+    pub fn from_yaml(text: &str) -> Result<Self, serde_saphyr::Error> {
+        serde_saphyr::from_str(text)
     }
 }

@@ -294,8 +294,10 @@ fn a_saved_scenario_holds_the_input_and_never_the_token() {
         .to_yaml()
         .expect("written");
     assert!(!text.contains(TOKEN));
-    assert!(text.starts_with("description: Job shop-api in namespace default, region global"));
     let back = SavedScenario::from_yaml(&text).expect("read back");
+    assert!(back
+        .description
+        .starts_with("Job shop-api in namespace default, region global"));
     assert_eq!(back.input, input);
 }
 

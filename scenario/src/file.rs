@@ -23,7 +23,11 @@ fn present<'de, T: Deserialize<'de>, D: Deserializer<'de>>(
 /// A scenario: the state of one job at one instant, and optionally the plan
 /// expected of it.
 #[derive(Deserialize, JsonSchema, Default)]
-#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+#[serde(
+    deny_unknown_fields,
+    rename_all = "kebab-case",
+    expecting = "a scenario: a map with fields such as `job`, `allocations` and `expect`"
+)]
 pub struct ScenarioFile {
     /// What the scenario shows.
     pub description: Option<String>,
@@ -37,7 +41,7 @@ pub struct ScenarioFile {
     pub job_id: Option<String>,
     /// Nodes that allocations name. An allocation naming none gets a ready
     /// node of its own.
-    #[serde(default)]
+    #[serde(default, deserialize_with = "crate::limits::nodes")]
     pub nodes: Vec<NodeFile>,
     /// The existing allocations, by group.
     #[serde(default)]
@@ -65,11 +69,19 @@ pub struct ScenarioFile {
     /// For system and sysbatch jobs: the cluster, compactly (node counts and
     /// states, where the job already runs, which nodes are eligible).
     pub system: Option<crate::system::SystemFile>,
+    /// The reconciler's input in full, as `slotwise input` prints it, instead
+    /// of the compact fields (`job`, `job-id`, `nodes`, `allocations`,
+    /// `deployment`, `eval`, `now`, `explain`, `ext`).
+    pub input: Option<Box<slotwise_reconciler::ReconcileInput>>,
 }
 
 /// The job.
 #[derive(Deserialize, JsonSchema, Default)]
-#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+#[serde(
+    deny_unknown_fields,
+    rename_all = "kebab-case",
+    expecting = "a job: a map with fields such as `id`, `type` and `groups`"
+)]
 pub struct JobFile {
     /// Default `mock-job`.
     pub id: Option<String>,
@@ -101,7 +113,10 @@ pub struct JobFile {
 
 /// The job's scheduler type.
 #[derive(Deserialize, JsonSchema, Clone, Copy, PartialEq, Eq)]
-#[serde(rename_all = "kebab-case")]
+#[serde(
+    rename_all = "kebab-case",
+    expecting = "a job type: `service` or `batch`"
+)]
 pub enum JobKind {
     Service,
     Batch,
@@ -111,7 +126,11 @@ pub enum JobKind {
 
 /// An earlier version of the job.
 #[derive(Deserialize, JsonSchema)]
-#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+#[serde(
+    deny_unknown_fields,
+    rename_all = "kebab-case",
+    expecting = "an earlier version: a map with `version` and `groups`"
+)]
 pub struct PastVersionFile {
     pub version: u64,
     /// Default: the job's create index.
@@ -121,7 +140,11 @@ pub struct PastVersionFile {
 
 /// A task group.
 #[derive(Deserialize, JsonSchema, Default)]
-#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+#[serde(
+    deny_unknown_fields,
+    rename_all = "kebab-case",
+    expecting = "a task group: a map with fields such as `name`, `count` and `update`"
+)]
 pub struct GroupFile {
     /// Default `web`.
     pub name: Option<String>,
@@ -144,7 +167,7 @@ pub struct GroupFile {
 }
 
 /// An update strategy, written out or named.
-#[derive(Deserialize, JsonSchema)]
+#[derive(JsonSchema)]
 #[serde(untagged)]
 pub enum UpdateFile {
     Preset(UpdatePreset),
@@ -153,7 +176,10 @@ pub enum UpdateFile {
 
 /// Named update strategies of Nomad's tests.
 #[derive(Deserialize, JsonSchema, Clone, Copy)]
-#[serde(rename_all = "kebab-case")]
+#[serde(
+    rename_all = "kebab-case",
+    expecting = "an update preset: `canary` or `rolling`"
+)]
 pub enum UpdatePreset {
     /// 2 canaries, max-parallel 2.
     Canary,
@@ -163,7 +189,11 @@ pub enum UpdatePreset {
 
 /// An update strategy, field by field.
 #[derive(Deserialize, JsonSchema)]
-#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+#[serde(
+    deny_unknown_fields,
+    rename_all = "kebab-case",
+    expecting = "an update strategy: a map with fields such as `max-parallel` and `canary`"
+)]
 pub struct UpdateStrategyFile {
     /// Default 1.
     pub max_parallel: Option<u32>,
@@ -179,7 +209,11 @@ pub struct UpdateStrategyFile {
 
 /// A reschedule policy; unset fields are zero.
 #[derive(Deserialize, JsonSchema)]
-#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+#[serde(
+    deny_unknown_fields,
+    rename_all = "kebab-case",
+    expecting = "a reschedule policy: a map with fields such as `attempts`, `interval` and `delay`"
+)]
 pub struct RescheduleFile {
     #[serde(default)]
     pub attempts: u32,
@@ -194,7 +228,11 @@ pub struct RescheduleFile {
 
 /// A disconnect policy.
 #[derive(Deserialize, JsonSchema)]
-#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+#[serde(
+    deny_unknown_fields,
+    rename_all = "kebab-case",
+    expecting = "a disconnect policy: a map with fields such as `lost-after` and `replace`"
+)]
 pub struct DisconnectFile {
     /// Default 0: lost at once.
     pub lost_after: Option<Duration>,
@@ -207,7 +245,11 @@ pub struct DisconnectFile {
 
 /// A task.
 #[derive(Deserialize, JsonSchema)]
-#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+#[serde(
+    deny_unknown_fields,
+    rename_all = "kebab-case",
+    expecting = "a task: a map with `name` and optionally `leader` and `kill-timeout`"
+)]
 pub struct TaskFile {
     pub name: String,
     #[serde(default)]
@@ -218,7 +260,11 @@ pub struct TaskFile {
 
 /// A group fingerprint.
 #[derive(Deserialize, JsonSchema, Clone, Copy)]
-#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+#[serde(
+    deny_unknown_fields,
+    rename_all = "kebab-case",
+    expecting = "a fingerprint: a map with `destructive` and `in-place`"
+)]
 pub struct FingerprintFile {
     pub destructive: u64,
     pub in_place: u64,
@@ -226,7 +272,11 @@ pub struct FingerprintFile {
 
 /// A node.
 #[derive(Deserialize, JsonSchema)]
-#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+#[serde(
+    deny_unknown_fields,
+    rename_all = "kebab-case",
+    expecting = "a node: a map with `id` and optionally `status`, `draining` and `meta`"
+)]
 pub struct NodeFile {
     pub id: String,
     /// Default `ready`.
@@ -238,7 +288,7 @@ pub struct NodeFile {
 }
 
 /// Slot indexes: one (`3`) or an inclusive range (`"0-4"`).
-#[derive(Deserialize, JsonSchema, Clone)]
+#[derive(JsonSchema, Clone)]
 #[serde(untagged)]
 pub enum Indexes {
     One(u32),
@@ -249,7 +299,11 @@ pub enum Indexes {
 /// `mock.Alloc()`: desired `run`, client `pending`, on a ready node of its
 /// own, of the job's current version and definition.
 #[derive(Deserialize, JsonSchema)]
-#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+#[serde(
+    deny_unknown_fields,
+    rename_all = "kebab-case",
+    expecting = "an allocation: a map with `index` and optional fields such as `client` and `node`"
+)]
 pub struct AllocFile {
     /// The slot, or a range of slots for several alike allocations.
     pub index: Indexes,
@@ -306,7 +360,7 @@ pub struct AllocFile {
 
 /// A part of a group definition.
 #[derive(Deserialize, JsonSchema, Clone, Copy)]
-#[serde(rename_all = "kebab-case")]
+#[serde(rename_all = "kebab-case", expecting = "`destructive` or `in-place`")]
 pub enum Outdated {
     Destructive,
     InPlace,
@@ -314,7 +368,10 @@ pub enum Outdated {
 
 /// A requested transition.
 #[derive(Deserialize, JsonSchema, Clone, Copy, PartialEq, Eq)]
-#[serde(rename_all = "kebab-case")]
+#[serde(
+    rename_all = "kebab-case",
+    expecting = "a transition: `migrate`, `reschedule`, `force-reschedule` or `migrate-disable-placement`"
+)]
 pub enum Transition {
     Migrate,
     Reschedule,
@@ -324,7 +381,11 @@ pub enum Transition {
 
 /// A past reschedule.
 #[derive(Deserialize, JsonSchema)]
-#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+#[serde(
+    deny_unknown_fields,
+    rename_all = "kebab-case",
+    expecting = "a past reschedule: a map with `at` and `delay`"
+)]
 pub struct RescheduleEventFile {
     pub at: Time,
     pub delay: Duration,
@@ -332,7 +393,11 @@ pub struct RescheduleEventFile {
 
 /// A recorded client status change.
 #[derive(Deserialize, JsonSchema)]
-#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+#[serde(
+    deny_unknown_fields,
+    rename_all = "kebab-case",
+    expecting = "a client status change: a map with `status` and `at`"
+)]
 pub struct ClientStateFile {
     /// A client status, or `""` for an entry Nomad recorded with an empty
     /// value.
@@ -360,7 +425,11 @@ fn status_or_empty_schema(generator: &mut schemars::SchemaGenerator) -> schemars
 
 /// A task's state.
 #[derive(Deserialize, JsonSchema)]
-#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+#[serde(
+    deny_unknown_fields,
+    rename_all = "kebab-case",
+    expecting = "a task state: a map with `name` and optional fields such as `state` and `finished`"
+)]
 pub struct TaskStateFile {
     pub name: String,
     /// Default `running`.
@@ -376,7 +445,11 @@ pub struct TaskStateFile {
 
 /// The job's latest deployment.
 #[derive(Deserialize, JsonSchema)]
-#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+#[serde(
+    deny_unknown_fields,
+    rename_all = "kebab-case",
+    expecting = "a deployment: a map with fields such as `id`, `status` and `groups`"
+)]
 pub struct DeploymentFile {
     /// Default `deployment-1`.
     pub id: Option<String>,
@@ -396,7 +469,11 @@ pub struct DeploymentFile {
 
 /// A deployment's state for a group; unset counts are zero.
 #[derive(Deserialize, JsonSchema, Default)]
-#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+#[serde(
+    deny_unknown_fields,
+    rename_all = "kebab-case",
+    expecting = "a deployment's group: a map with fields such as `desired-total` and `promoted`"
+)]
 pub struct DeploymentGroupFile {
     #[serde(default)]
     pub promoted: bool,
@@ -421,7 +498,11 @@ pub struct DeploymentGroupFile {
 
 /// The evaluation.
 #[derive(Deserialize, JsonSchema)]
-#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+#[serde(
+    deny_unknown_fields,
+    rename_all = "kebab-case",
+    expecting = "an evaluation: a map with `id` and `priority`"
+)]
 pub struct EvalFile {
     #[serde(default)]
     pub id: String,
@@ -431,7 +512,11 @@ pub struct EvalFile {
 
 /// Bytes a plugin attached to a slot, written as text.
 #[derive(Deserialize, JsonSchema, Clone)]
-#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+#[serde(
+    deny_unknown_fields,
+    rename_all = "kebab-case",
+    expecting = "plugin data: a map with `plugin`, `slot`, `text` and optionally `group`"
+)]
 pub struct ExtFile {
     pub plugin: String,
     /// Default `web`.
@@ -445,7 +530,11 @@ pub struct ExtFile {
 /// zero, as Nomad's tests assert them; a group left out of `groups` is
 /// expected absent, when `groups` is given.
 #[derive(Deserialize, JsonSchema)]
-#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+#[serde(
+    deny_unknown_fields,
+    rename_all = "kebab-case",
+    expecting = "an expected plan: a map with fields such as `groups`, `deployment` and `error`"
+)]
 pub struct ExpectFile {
     /// The error expected instead of a plan.
     pub error: Option<ErrorExpect>,
@@ -476,7 +565,11 @@ pub struct ExpectFile {
 
 /// An expected promotion decision; unset fields are not checked.
 #[derive(Deserialize, JsonSchema)]
-#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+#[serde(
+    deny_unknown_fields,
+    rename_all = "kebab-case",
+    expecting = "an expected promotion: a map with `group`, `promoted` and optionally `reason` and `message`"
+)]
 pub struct PromotionExpect {
     pub group: String,
     pub promoted: bool,
@@ -487,7 +580,11 @@ pub struct PromotionExpect {
 
 /// An expected policy action; unset fields are not checked.
 #[derive(Deserialize, JsonSchema)]
-#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+#[serde(
+    deny_unknown_fields,
+    rename_all = "kebab-case",
+    expecting = "an expected policy action: a map with `verdict` and optional fields such as `plugin` and `slot`"
+)]
 pub struct ActionExpect {
     pub plugin: Option<String>,
     pub group: Option<String>,
@@ -500,7 +597,11 @@ pub struct ActionExpect {
 
 /// An expected plugin failure; unset fields are not checked.
 #[derive(Deserialize, JsonSchema)]
-#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+#[serde(
+    deny_unknown_fields,
+    rename_all = "kebab-case",
+    expecting = "an expected plugin failure: a map with optional fields such as `plugin`, `hook` and `cause`"
+)]
 pub struct FailureExpect {
     pub plugin: Option<String>,
     /// `pre-slot`, `post-slot`, `promotion` or `load`.
@@ -513,7 +614,11 @@ pub struct FailureExpect {
 
 /// A step the report must hold; unset fields are not checked.
 #[derive(Deserialize, JsonSchema)]
-#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+#[serde(
+    deny_unknown_fields,
+    rename_all = "kebab-case",
+    expecting = "an expected step: a map with `step` and optionally `group`, `status` and `message`"
+)]
 pub struct StepExpect {
     pub step: String,
     pub group: Option<String>,
@@ -524,7 +629,11 @@ pub struct StepExpect {
 
 /// An error instead of a plan.
 #[derive(Deserialize, JsonSchema)]
-#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+#[serde(
+    deny_unknown_fields,
+    rename_all = "kebab-case",
+    expecting = "an expected error: a map with `field` and `message`"
+)]
 pub struct ErrorExpect {
     /// The input field it names; absent for an error of a policy.
     pub field: Option<String>,
@@ -534,7 +643,11 @@ pub struct ErrorExpect {
 
 /// What one group's plan must hold.
 #[derive(Deserialize, JsonSchema, Default)]
-#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+#[serde(
+    deny_unknown_fields,
+    rename_all = "kebab-case",
+    expecting = "a group's expected plan: a map with fields such as `counters`, `place` and `stop`"
+)]
 pub struct GroupExpect {
     #[serde(default)]
     pub counters: CountersExpect,
@@ -550,7 +663,11 @@ pub struct GroupExpect {
 
 /// The counters; unset ones are zero.
 #[derive(Deserialize, JsonSchema, Default, Clone, Copy)]
-#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+#[serde(
+    deny_unknown_fields,
+    rename_all = "kebab-case",
+    expecting = "counters: a map from counter names (such as `place` and `stop`) to numbers"
+)]
 pub struct CountersExpect {
     #[serde(default)]
     pub ignore: u32,
@@ -577,7 +694,7 @@ pub struct CountersExpect {
 }
 
 /// Expected entries of one kind: how many, or which.
-#[derive(Deserialize, JsonSchema)]
+#[derive(JsonSchema)]
 #[serde(untagged)]
 pub enum Entries {
     Count(usize),
@@ -585,7 +702,7 @@ pub enum Entries {
 }
 
 /// An expected entry: its slot (or a range of slots), or its details.
-#[derive(Deserialize, JsonSchema)]
+#[derive(JsonSchema)]
 #[serde(untagged)]
 pub enum EntryExpect {
     Slots(Indexes),
@@ -594,7 +711,11 @@ pub enum EntryExpect {
 
 /// An expected entry's details; unset ones are not checked.
 #[derive(Deserialize, JsonSchema, Default, Clone, Debug)]
-#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+#[serde(
+    deny_unknown_fields,
+    rename_all = "kebab-case",
+    expecting = "an expected entry: a map with fields such as `index`, `alloc` and `canary`"
+)]
 pub struct EntryDetail {
     pub index: Option<u32>,
     /// The allocation it concerns (for placements, the previous one).
@@ -614,7 +735,11 @@ pub struct EntryDetail {
 
 /// An expected follow-up evaluation; unset fields are not checked.
 #[derive(Deserialize, JsonSchema)]
-#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+#[serde(
+    deny_unknown_fields,
+    rename_all = "kebab-case",
+    expecting = "an expected follow-up evaluation: a map with `wait-until`, `trigger` and `description`"
+)]
 pub struct EvalExpect {
     pub wait_until: Option<Time>,
     pub trigger: Option<EvalTrigger>,
@@ -623,7 +748,11 @@ pub struct EvalExpect {
 
 /// The expected deployment; unset fields are not checked.
 #[derive(Deserialize, JsonSchema)]
-#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+#[serde(
+    deny_unknown_fields,
+    rename_all = "kebab-case",
+    expecting = "an expected deployment: a map with `description`, `status` and `groups`"
+)]
 pub struct DeploymentExpect {
     pub description: Option<String>,
     pub status: Option<DeploymentStatus>,
@@ -634,7 +763,11 @@ pub struct DeploymentExpect {
 
 /// An expected deployment group; unset fields are not checked.
 #[derive(Deserialize, JsonSchema)]
-#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+#[serde(
+    deny_unknown_fields,
+    rename_all = "kebab-case",
+    expecting = "a deployment group's expectation: a map with `desired-total`, `desired-canaries` and `promoted`"
+)]
 pub struct DeploymentGroupExpect {
     pub desired_total: Option<u32>,
     pub desired_canaries: Option<u32>,
@@ -645,7 +778,11 @@ pub struct DeploymentGroupExpect {
 
 /// An expected deployment status change.
 #[derive(Deserialize, JsonSchema)]
-#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+#[serde(
+    deny_unknown_fields,
+    rename_all = "kebab-case",
+    expecting = "an expected deployment update: a map with `status` and `description`"
+)]
 pub struct DeploymentUpdateExpect {
     pub status: DeploymentStatus,
     pub description: Option<String>,

@@ -4,6 +4,7 @@ use crate::file::{
     AllocFile, DeploymentFile, FingerprintFile, GroupFile, Indexes, JobFile, JobKind, Outdated,
     RescheduleFile, ScenarioFile, TaskStateFile, Transition, UpdateFile, UpdatePreset,
 };
+use crate::limits::MAX_ALLOCATIONS;
 use crate::ScenarioError;
 use slotwise_reconciler::{
     Allocation, AllocationSpec, ClientStateChange, ClientStatus, DelayFunction, Deployment,
@@ -13,6 +14,7 @@ use slotwise_reconciler::{
     ReschedulePolicy, RescheduleTracker, Task, TaskGroup, TaskLifecycle, TaskState, UpdateStrategy,
 };
 use std::collections::BTreeMap;
+use std::ops::RangeInclusive;
 
 /// The time of a scenario that sets none: 2026-01-01T00:00:00Z.
 pub const DEFAULT_NOW: i64 = 1_767_225_600_000_000_000;
@@ -35,6 +37,7 @@ fn invalid(field: impl Into<String>, message: impl Into<String>) -> ScenarioErro
 
 /// The reconciler input a scenario file describes, and its time.
 pub(crate) fn build(file: &ScenarioFile) -> Result<(ReconcileInput, i64), ScenarioError> {
+    crate::limits::check_declared(file)?;
     let now = file.now.map_or(DEFAULT_NOW, |t| t.resolve(DEFAULT_NOW));
     let job = match &file.job {
         None => Some(job(&JobFile::default())?),
@@ -347,8 +350,8 @@ impl GroupBuilder<'_> {
         entry: &AllocFile,
         nodes: &mut Nodes,
     ) -> Result<(), ScenarioError> {
-        let indexes = expand(&entry.index, &format!("{path}.index"))?;
-        if entry.id.is_some() && indexes.len() != 1 {
+        let indexes = span(&entry.index, &format!("{path}.index"))?;
+        if entry.id.is_some() && indexes.start() != indexes.end() {
             return Err(invalid(
                 format!("{path}.id"),
                 "an id names one allocation, not a range",
@@ -508,9 +511,18 @@ fn task_state(t: &TaskStateFile, now: i64) -> TaskState {
 }
 
 /// The slots an entry names: one index, or an inclusive range like `0-4`.
+///
+/// # Errors
+/// When the text is not an index or a range, runs backwards, or names more
+/// slots than a scenario may hold (checked before any is listed).
 pub(crate) fn expand(indexes: &Indexes, path: &str) -> Result<Vec<u32>, ScenarioError> {
+    Ok(span(indexes, path)?.collect())
+}
+
+/// The slots an entry names, as a range, without listing them.
+pub(crate) fn span(indexes: &Indexes, path: &str) -> Result<RangeInclusive<u32>, ScenarioError> {
     let text = match indexes {
-        Indexes::One(i) => return Ok(vec![*i]),
+        Indexes::One(i) => return Ok(*i..=*i),
         Indexes::Range(text) => text,
     };
     let bad = || {
@@ -528,7 +540,14 @@ pub(crate) fn expand(indexes: &Indexes, path: &str) -> Result<Vec<u32>, Scenario
     if from > to {
         return Err(invalid(path, format!("`{text}` runs backwards")));
     }
-    Ok((from..=to).collect())
+    let size = u64::from(to - from) + 1;
+    if size > MAX_ALLOCATIONS {
+        return Err(invalid(
+            path,
+            format!("`{text}` names {size} slots; the limit is {MAX_ALLOCATIONS}"),
+        ));
+    }
+    Ok(from..=to)
 }
 
 fn deployment(file: &DeploymentFile, job_id: &str, job: Option<&Job>) -> Deployment {

@@ -28,6 +28,7 @@ pub struct PluginEntry {
     /// plugin be loaded twice with different settings.
     pub name: Option<String>,
     /// Refuse the file unless its SHA-256, in hex, is this.
+    #[serde(default, deserialize_with = "sha256_pin")]
     pub sha256: Option<String>,
     /// The settings, given to the plugin's `configure` as JSON.
     #[serde(default)]
@@ -88,10 +89,12 @@ pub struct LimitsFile {
     /// Linear memory, in bytes or like `64MiB`.
     pub memory: Option<ByteSize>,
     /// Wall-clock time per hook call, like `100ms`.
+    #[serde(default, deserialize_with = "positive")]
     pub deadline: Option<Duration>,
     /// Wall-clock time in all of the plugin's calls of one reconcile, like
     /// `5s`: however quick each call, a plugin cannot hold a reconcile of
     /// many slots for longer.
+    #[serde(default, deserialize_with = "positive")]
     pub reconcile_deadline: Option<Duration>,
 }
 
@@ -119,27 +122,41 @@ impl<'de> Deserialize<'de> for ByteSize {
     }
 }
 
-/// Parses `64MiB`, `512KiB`, `1GiB` or a plain number of bytes.
+/// Parses `64MiB`, `512KiB`, `1GiB`, `64 MB` or a plain number of bytes.
+///
+/// # Errors
+/// A sentence naming the text, when it is not a size.
 pub fn parse_size(text: &str) -> Result<u64, String> {
-    let t = text.trim();
-    let digits = t.find(|c: char| !c.is_ascii_digit()).unwrap_or(t.len());
-    let (number, unit) = t.split_at(digits);
-    let scale: u64 = match unit.trim() {
-        "" | "B" => 1,
-        "KiB" => 1 << 10,
-        "MiB" => 1 << 20,
-        "GiB" => 1 << 30,
-        other => {
-            return Err(format!(
-                "`{other}` in `{text}` is not a unit (B, KiB, MiB, GiB)"
-            ))
+    text.trim()
+        .parse::<bytesize::ByteSize>()
+        .map(|size| size.as_u64())
+        .map_err(|_| format!("`{text}` is not a size (like 64MiB, 512KiB or 4096)"))
+}
+
+/// A SHA-256 pin: 64 hexadecimal digits.
+fn sha256_pin<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Option<String>, D::Error> {
+    let pin = Option::<String>::deserialize(d)?;
+    if let Some(pin) = &pin {
+        if pin.len() != 64 || !pin.bytes().all(|b| b.is_ascii_hexdigit()) {
+            return Err(serde::de::Error::custom(format!(
+                "`{pin}` is not a SHA-256: 64 hexadecimal digits ({} given)",
+                pin.chars().count()
+            )));
         }
-    };
-    number
-        .parse::<u64>()
-        .ok()
-        .and_then(|n| n.checked_mul(scale))
-        .ok_or_else(|| format!("`{text}` is not a size (like 64MiB)"))
+    }
+    Ok(pin)
+}
+
+/// A time limit: above zero.
+fn positive<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Option<Duration>, D::Error> {
+    let limit = Option::<Duration>::deserialize(d)?;
+    match limit {
+        Some(Duration(n)) if n <= 0 => Err(serde::de::Error::custom(format!(
+            "{} is not a time limit: it must be above zero",
+            slotwise_reconciler::phrasing::duration(n)
+        ))),
+        _ => Ok(limit),
+    }
 }
 
 #[cfg(test)]
@@ -149,7 +166,41 @@ mod tests {
     #[test]
     fn sizes_read_in_binary_units() {
         assert_eq!(parse_size("64MiB"), Ok(64 << 20));
+        assert_eq!(parse_size("512 KiB"), Ok(512 << 10));
         assert_eq!(parse_size("4096"), Ok(4096));
         assert!(parse_size("12 parsecs").is_err());
+    }
+
+    #[test]
+    fn a_negative_deadline_and_a_malformed_pin_are_refused_naming_the_field() {
+        let read = |text: &str| {
+            crate::parse_plugins(text, crate::Syntax::Yaml)
+                .err()
+                .map(|e| e.to_string())
+        };
+        let e = read("plugins: [{plugin: p, limits: {deadline: -1s}}]\n").unwrap_or_default();
+        assert!(
+            e.starts_with("plugins[0].limits.deadline: -1s is not a time limit"),
+            "{e}"
+        );
+        let e =
+            read("plugins: [{plugin: p, limits: {reconcile-deadline: 0}}]\n").unwrap_or_default();
+        assert!(
+            e.starts_with("plugins[0].limits.reconcile-deadline:"),
+            "{e}"
+        );
+        let e = read("plugins: [{plugin: p, sha256: abc}]\n").unwrap_or_default();
+        assert!(
+            e.starts_with("plugins[0].sha256: `abc` is not a SHA-256"),
+            "{e}"
+        );
+        let pin = "z".repeat(64);
+        let e = read(&format!("plugins: [{{plugin: p, sha256: {pin}}}]\n")).unwrap_or_default();
+        assert!(e.contains("is not a SHA-256"), "{e}");
+        assert!(read(&format!(
+            "plugins: [{{plugin: p, sha256: {}}}]\n",
+            "aB".repeat(32)
+        ))
+        .is_none());
     }
 }

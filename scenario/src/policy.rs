@@ -39,23 +39,13 @@ pub struct ScriptFile {
     #[serde(default)]
     pub on_error: OnError,
     /// Answers on slots before they are decided.
-    // Written `{hold: why}`, not as a YAML tag.
-    #[serde(
-        default,
-        deserialize_with = "serde_yaml::with::singleton_map_recursive::deserialize"
-    )]
+    #[serde(default)]
     pub pre_slot: BTreeMap<String, PreSlotFile>,
     /// Answers on the changes proposed for slots.
-    #[serde(
-        default,
-        deserialize_with = "serde_yaml::with::singleton_map_recursive::deserialize"
-    )]
+    #[serde(default)]
     pub post_slot: BTreeMap<String, PostSlotFile>,
     /// Answers on canaries awaiting promotion, by group.
-    #[serde(
-        default,
-        deserialize_with = "serde_yaml::with::singleton_map_recursive::deserialize"
-    )]
+    #[serde(default)]
     pub promotion: BTreeMap<String, PromotionFile>,
     /// Bytes to attach to slots, as text, given with the pre-slot answers.
     #[serde(default)]

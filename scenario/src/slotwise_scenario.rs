@@ -7,14 +7,19 @@
 //! ---
 #![doc = include_str!("../README.md")]
 
+mod document;
 mod expect;
 mod file;
+mod forms;
 mod input;
+pub mod limits;
 mod plugins;
 mod policy;
 mod policy_expect;
+mod reading;
 mod system;
 mod time;
+pub mod wording;
 
 pub use expect::{Expectation, Failure};
 pub use file::ScenarioFile;
@@ -24,7 +29,7 @@ pub use plugins::{
 };
 pub use policy::{PolicyFile, ScriptedPolicy};
 pub use system::{NodePick, SystemFile};
-pub use time::{parse_duration, Duration};
+pub use time::{from_now, parse_duration, rfc3339, Duration};
 
 use slotwise_reconciler::ReconcileInput;
 use std::path::Path;
@@ -74,32 +79,40 @@ impl Syntax {
     }
 }
 
-/// Reads a scenario from its text.
+/// Reads a scenario from its text: a scenario file (compact fields or a
+/// full `input`), or a bare reconciler input as `slotwise input` prints it.
 ///
 /// # Errors
-/// When the text is malformed, has unknown or mistyped fields, or describes
-/// an inconsistent input; the error names the field.
+/// When the text is empty or malformed, has unknown or mistyped fields, or
+/// describes an inconsistent input or one beyond the limits; the error names
+/// the field.
 pub fn parse(text: &str, syntax: Syntax) -> Result<Scenario, ScenarioError> {
-    let file: ScenarioFile = match syntax {
-        // YAML errors name the field's path and the line themselves.
-        Syntax::Yaml => {
-            serde_yaml::from_str(text).map_err(|e| ScenarioError::Format(e.to_string()))?
-        }
-        Syntax::Json => {
-            let mut de = serde_json::Deserializer::from_str(text);
-            serde_path_to_error::deserialize(&mut de)
-                .map_err(|e| ScenarioError::Format(format!("{}: {}", e.path(), e.inner())))?
-        }
-    };
-    from_file(file)
+    match document::read(text, syntax)? {
+        document::Document::Scenario(file) => from_file(*file),
+        document::Document::Input(input) => Ok(Scenario {
+            description: None,
+            nomad: None,
+            input: *input,
+            policy: None,
+            plugins: Vec::new(),
+            expect: None,
+        }),
+    }
 }
 
 /// Prepares a scenario already read.
 ///
 /// # Errors
 /// When it describes an inconsistent input.
-pub fn from_file(file: ScenarioFile) -> Result<Scenario, ScenarioError> {
-    let (input, now) = input::build(&file)?;
+pub fn from_file(mut file: ScenarioFile) -> Result<Scenario, ScenarioError> {
+    let (input, now) = match file.input.take() {
+        Some(input) => {
+            document::check_raw(&file, &input)?;
+            let now = input.now;
+            (*input, now)
+        }
+        None => input::build(&file)?,
+    };
     if file.policy.is_some() && !file.plugins.is_empty() {
         return Err(ScenarioError::Invalid {
             field: "policy".into(),
@@ -141,16 +154,7 @@ pub fn plugins_schema() -> serde_json::Value {
 /// When the text is malformed or has unknown or mistyped fields; the error
 /// names the field.
 pub fn parse_plugins(text: &str, syntax: Syntax) -> Result<PluginsFile, ScenarioError> {
-    match syntax {
-        Syntax::Yaml => {
-            serde_yaml::from_str(text).map_err(|e| ScenarioError::Format(e.to_string()))
-        }
-        Syntax::Json => {
-            let mut de = serde_json::Deserializer::from_str(text);
-            serde_path_to_error::deserialize(&mut de)
-                .map_err(|e| ScenarioError::Format(format!("{}: {}", e.path(), e.inner())))
-        }
-    }
+    reading::read(text, syntax)
 }
 
 /// The WIT name of a contract enum value, as its JSON rendering spells it.

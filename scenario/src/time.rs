@@ -1,27 +1,23 @@
-//! Times and durations as scenario files write them: `15s`, `1h30m`, `now-10m`, or nanoseconds.
+//! Times and durations as scenario files write them: `15s`, `1h30m`, `now-10m`, RFC 3339 instants, or nanoseconds.
+//!
+//! The text forms are read by `jiff`: its "friendly" durations (`1h30m`,
+//! `250ms`, `2d`, with a day taken as 24 hours) and its RFC 3339 instants.
 
+use jiff::{SignedDuration, Span, SpanRelativeTo, Timestamp};
 use schemars::JsonSchema;
-use serde::{Deserialize, Deserializer};
+use serde::de::{self, Deserializer, Visitor};
+use serde::Deserialize;
 use slotwise_reconciler::phrasing::duration;
 use std::fmt;
-
-const UNITS: [(&str, i64); 7] = [
-    ("ns", 1),
-    ("us", 1_000),
-    ("ms", 1_000_000),
-    ("s", 1_000_000_000),
-    ("m", 60_000_000_000),
-    ("h", 3_600_000_000_000),
-    ("d", 86_400_000_000_000),
-];
 
 /// A span of time: nanoseconds, or text like `15s`, `1h30m`, `-5m`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, JsonSchema)]
 #[schemars(with = "DurationText")]
 pub struct Duration(pub i64);
 
-/// A point in time: nanoseconds since the Unix epoch, or text relative to the
-/// scenario's `now`, like `now`, `now-10m`, `now+5s`.
+/// A point in time: nanoseconds since the Unix epoch, an RFC 3339 instant
+/// (`2026-01-01T00:00:00Z`), or text relative to the scenario's `now`, like
+/// `now`, `now-10m`, `now+5s`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, JsonSchema)]
 #[schemars(with = "DurationText")]
 pub enum Time {
@@ -39,8 +35,8 @@ impl Time {
     }
 }
 
-/// Nanoseconds or text.
-#[derive(Deserialize, JsonSchema)]
+/// Nanoseconds or text (only describes the schema).
+#[derive(JsonSchema)]
 #[serde(untagged)]
 #[allow(dead_code)]
 enum DurationText {
@@ -48,72 +44,110 @@ enum DurationText {
     Text(String),
 }
 
-/// Parses `15s`, `1h30m`, `-250ms` into nanoseconds.
+const DURATION_EXAMPLE: &str = "a duration (like 15s, 1h30m or 250ms)";
+const TIME_EXAMPLE: &str =
+    "a time (like now, now-10m, 2026-01-01T00:00:00Z or nanoseconds since 1970)";
+
+/// Parses `15s`, `1h30m`, `-250ms`, `2d` into nanoseconds.
+///
+/// # Errors
+/// A sentence naming the text, when it is not a duration or does not fit in
+/// 64-bit nanoseconds (about 292 years).
 pub fn parse_duration(text: &str) -> Result<i64, String> {
-    let (sign, mut rest) = match text.strip_prefix('-') {
-        Some(rest) => (-1, rest),
-        None => (1, text.strip_prefix('+').unwrap_or(text)),
-    };
-    if rest.is_empty() {
-        return Err(format!(
-            "`{text}` is not a duration (like 15s, 1h30m or 250ms)"
-        ));
+    let not = || format!("`{text}` is not {DURATION_EXAMPLE}");
+    // A bare number is nanoseconds, as in JSON.
+    if let Ok(n) = text.trim().parse::<i64>() {
+        return Ok(n);
     }
-    let mut total: i64 = 0;
-    while !rest.is_empty() {
-        let digits = rest
-            .find(|c: char| !c.is_ascii_digit())
-            .unwrap_or(rest.len());
-        let unit_len = rest[digits..]
-            .find(|c: char| c.is_ascii_digit())
-            .unwrap_or(rest.len() - digits);
-        let (number, unit) = (&rest[..digits], &rest[digits..digits + unit_len]);
-        let value: i64 = number
-            .parse()
-            .map_err(|_| format!("`{text}` is not a duration (like 15s, 1h30m or 250ms)"))?;
-        let Some(&(_, size)) = UNITS.iter().find(|(u, _)| *u == unit) else {
-            return Err(format!(
-                "`{unit}` in `{text}` is not a unit (ns, us, ms, s, m, h, d)"
-            ));
-        };
-        total = value
-            .checked_mul(size)
-            .and_then(|v| total.checked_add(v))
-            .ok_or_else(|| format!("`{text}` is too long a duration"))?;
-        rest = &rest[digits + unit_len..];
-    }
-    Ok(sign * total)
+    let span: Span = text.trim().parse().map_err(|_| not())?;
+    // Days and weeks are 24 hours and 7 days: scenario times are UTC instants,
+    // and a day in a reschedule policy never has a daylight-saving hour.
+    let exact: SignedDuration = span
+        .to_duration(SpanRelativeTo::days_are_24_hours())
+        .map_err(|_| {
+            format!("`{text}` is not {DURATION_EXAMPLE}; months and years vary in length")
+        })?;
+    i64::try_from(exact.as_nanos()).map_err(|_| format!("`{text}` is too long a duration"))
 }
 
+/// Parses `now`, `now-10m` or an RFC 3339 instant.
 fn parse_time(text: &str) -> Result<Time, String> {
-    let Some(offset) = text.strip_prefix("now") else {
-        return Err(format!(
-            "`{text}` is not a time (like now, now-10m or nanoseconds)"
-        ));
-    };
-    if offset.is_empty() {
-        return Ok(Time::FromNow(0));
+    if let Some(offset) = text.trim().strip_prefix("now") {
+        if offset.is_empty() {
+            return Ok(Time::FromNow(0));
+        }
+        if !offset.starts_with(['+', '-']) {
+            return Err(format!("`{text}` is not {TIME_EXAMPLE}"));
+        }
+        return parse_duration(offset).map(Time::FromNow);
     }
-    parse_duration(offset).map(Time::FromNow)
+    let at: Timestamp = text
+        .trim()
+        .parse()
+        .map_err(|_| format!("`{text}` is not {TIME_EXAMPLE}"))?;
+    i64::try_from(at.as_nanosecond())
+        .map(Time::At)
+        .map_err(|_| format!("`{text}` is outside the years 1678 to 2261 that times can hold"))
+}
+
+/// Reads nanoseconds or text, with `parse` for the text.
+struct NanosOrText<F> {
+    parse: F,
+    expecting: &'static str,
+}
+
+impl<'de, T, F: FnOnce(&str) -> Result<T, String>> Visitor<'de> for NanosOrText<F>
+where
+    T: From<i64>,
+{
+    type Value = T;
+
+    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        f.write_str(self.expecting)
+    }
+
+    fn visit_i64<E: de::Error>(self, v: i64) -> Result<T, E> {
+        Ok(T::from(v))
+    }
+
+    fn visit_u64<E: de::Error>(self, v: u64) -> Result<T, E> {
+        i64::try_from(v)
+            .map(T::from)
+            .map_err(|_| E::custom(format!("{v} is too large; at most {}", i64::MAX)))
+    }
+
+    fn visit_str<E: de::Error>(self, v: &str) -> Result<T, E> {
+        (self.parse)(v).map_err(E::custom)
+    }
+}
+
+impl From<i64> for Duration {
+    fn from(n: i64) -> Self {
+        Duration(n)
+    }
+}
+
+impl From<i64> for Time {
+    fn from(n: i64) -> Self {
+        Time::At(n)
+    }
 }
 
 impl<'de> Deserialize<'de> for Duration {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        match DurationText::deserialize(d)? {
-            DurationText::Nanoseconds(n) => Ok(Duration(n)),
-            DurationText::Text(t) => parse_duration(&t)
-                .map(Duration)
-                .map_err(serde::de::Error::custom),
-        }
+        d.deserialize_any(NanosOrText {
+            parse: |t: &str| parse_duration(t).map(Duration),
+            expecting: DURATION_EXAMPLE,
+        })
     }
 }
 
 impl<'de> Deserialize<'de> for Time {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        match DurationText::deserialize(d)? {
-            DurationText::Nanoseconds(n) => Ok(Time::At(n)),
-            DurationText::Text(t) => parse_time(&t).map_err(serde::de::Error::custom),
-        }
+        d.deserialize_any(NanosOrText {
+            parse: parse_time,
+            expecting: TIME_EXAMPLE,
+        })
     }
 }
 
@@ -135,6 +169,15 @@ pub fn from_now(offset: i64) -> String {
     }
 }
 
+/// `ns` since the Unix epoch as RFC 3339 UTC text to the second, like
+/// `2026-01-01T00:00:00Z`.
+pub fn rfc3339(ns: i64) -> String {
+    let at = Timestamp::from_nanosecond(i128::from(ns)).unwrap_or(Timestamp::UNIX_EPOCH);
+    // Sub-seconds are dropped: plans speak in whole seconds.
+    let seconds = Timestamp::from_second(at.as_second()).unwrap_or(at);
+    seconds.strftime("%Y-%m-%dT%H:%M:%SZ").to_string()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -145,9 +188,18 @@ mod tests {
         assert_eq!(parse_duration("1h30m"), Ok(5_400_000_000_000));
         assert_eq!(parse_duration("-250ms"), Ok(-250_000_000));
         assert_eq!(parse_duration("300ns"), Ok(300));
+        assert_eq!(parse_duration("2d"), Ok(2 * 86_400_000_000_000));
+        assert_eq!(parse_duration("1us"), Ok(1_000));
         assert!(parse_duration("5x").is_err());
         assert!(parse_duration("s").is_err());
         assert!(parse_duration("").is_err());
+        assert!(parse_duration("1 month").is_err());
+    }
+
+    #[test]
+    fn a_duration_beyond_what_nanoseconds_hold_is_refused() {
+        let e = parse_duration("200000d").unwrap_err();
+        assert!(e.contains("too long"), "{e}");
     }
 
     #[test]
@@ -159,6 +211,31 @@ mod tests {
             Ok(5_000_000_001)
         );
         assert!(parse_time("yesterday").is_err());
+        assert!(parse_time("nowhere").is_err());
+    }
+
+    #[test]
+    fn times_read_in_rfc_3339() {
+        assert_eq!(
+            parse_time("2026-01-01T00:00:00Z"),
+            Ok(Time::At(1_767_225_600_000_000_000))
+        );
+        assert_eq!(
+            parse_time("2026-01-01T02:00:00+02:00"),
+            Ok(Time::At(1_767_225_600_000_000_000))
+        );
+        assert!(parse_time("2026-02-30T00:00:00Z").is_err());
+        assert!(parse_time("3000-01-01T00:00:00Z")
+            .unwrap_err()
+            .contains("outside"));
+    }
+
+    #[test]
+    fn instants_print_as_utc_dates() {
+        assert_eq!(rfc3339(0), "1970-01-01T00:00:00Z");
+        assert_eq!(rfc3339(1_767_225_600_000_000_000), "2026-01-01T00:00:00Z");
+        assert_eq!(rfc3339(951_782_400_000_000_000), "2000-02-29T00:00:00Z");
+        assert_eq!(rfc3339(1_767_225_600_999_999_999), "2026-01-01T00:00:00Z");
     }
 
     #[test]

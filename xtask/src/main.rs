@@ -6,7 +6,10 @@
 //!   componentize`), the host, and the component precompiled for it.
 //! - `plugins`: only the shipped plugins.
 //! - `demo`: `build`, then the reconciler on a bundled example.
-//! - `test`: every check CI runs.
+//! - `test [--long]`: every check CI runs; `--long` adds the tests ignored by
+//!   default (release build) and a million fuzz cases per target.
+//! - `fuzz [--long]`: every fuzz target, 20,000 cases each (a million with
+//!   `--long`): libFuzzer with a nightly toolchain, else the stable engine.
 //! - `bench`: the benchmark, in release mode.
 //! - `playground`: the browser playground's static files, with the components it bundles.
 //! - `packages [--test]`: the Python wheel and the npm tarball, into
@@ -14,6 +17,7 @@
 
 mod component;
 mod declarations;
+mod fuzz;
 mod packages;
 mod playground;
 mod plugins;
@@ -33,13 +37,23 @@ fn main() -> Result<()> {
             plugins::build(&ws).map(drop)
         }
         Some("demo") => demo(&ws),
-        Some("test") => test(&ws),
+        Some("test") => test(&ws, args.iter().any(|a| a == "--long")),
+        Some("fuzz") => fuzz::run(
+            &ws,
+            if args.iter().any(|a| a == "--long") {
+                fuzz::LONG_RUNS
+            } else {
+                fuzz::RUNS
+            },
+        ),
         Some("bench") => bench(&ws, &args[1..]),
         Some("playground") => playground::build(&ws),
         Some("packages") if args.get(1).is_some_and(|a| a == "--test") => packages::test(&ws),
         Some("packages") => packages::build(&ws),
         _ => {
-            bail!("usage: cargo xtask <build | plugins | demo | test | bench [args] | playground | packages [--test]>")
+            bail!(
+                "usage: cargo xtask <build | plugins | demo | test [--long] | fuzz [--long] | bench [args] | playground | packages [--test]>"
+            )
         }
     }
 }
@@ -83,7 +97,7 @@ fn demo(ws: &Workspace) -> Result<()> {
     )
 }
 
-fn test(ws: &Workspace) -> Result<()> {
+fn test(ws: &Workspace, long: bool) -> Result<()> {
     ws.step("formatting", || ws.cargo(&["fmt", "--all", "--check"]))?;
     ws.step("lints", || {
         ws.cargo(&[
@@ -104,6 +118,16 @@ fn test(ws: &Workspace) -> Result<()> {
     ws.step("unit, property and conformance tests", || {
         ws.cargo(&["test", "--workspace"])
     })?;
+    ws.step("hostile input, under a watchdog", || {
+        ws.cargo(&[
+            "test",
+            "--package",
+            "slotwise-cli",
+            "--test",
+            "hostile_input",
+        ])
+    })?;
+    ws.step("fuzzing", || fuzz::run(ws, fuzz::RUNS))?;
     ws.step("documented examples", || {
         ws.run(
             &ws.slotwise(),
@@ -116,6 +140,12 @@ fn test(ws: &Workspace) -> Result<()> {
     ws.step("embedding in Node", || ws.node_test())?;
     ws.step("packages, installed as a user would", || packages::test(ws))?;
     ws.step("playground", || playground::test(ws))?;
+    if long {
+        ws.step("long tests (ignored by default), release build", || {
+            ws.cargo(&["test", "--workspace", "--release", "--", "--ignored"])
+        })?;
+        ws.step("long fuzzing", || fuzz::run(ws, fuzz::LONG_RUNS))?;
+    }
     Ok(())
 }
 

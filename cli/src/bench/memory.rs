@@ -38,28 +38,53 @@ fn peak_rss(command: &mut Command) -> Result<u64> {
     Ok(usage.ru_maxrss as u64 * 1024)
 }
 
-/// A `--probe` child of this very executable.
-fn probe(component: Option<&Path>, mode: &str, n: usize) -> Result<u64> {
+/// The peak memory the `mode` path needs for `n` allocations beyond what
+/// its input (and, for the component, loading it) holds, per allocation:
+/// measured by a `--probe` child of this executable, which resets its
+/// high-water mark once the input is built.
+pub fn per_allocation(component: &Path, mode: &str, n: usize) -> Result<f64> {
     let exe = std::env::current_exe()?;
-    let mut command = Command::new(exe);
-    command.args(["bench", "--probe", mode, "--probe-size", &n.to_string()]);
-    if let Some(component) = component {
-        command.arg("--component").arg(component);
+    let output = Command::new(exe)
+        .args(["bench", "--probe", mode, "--probe-size", &n.to_string()])
+        .arg("--component")
+        .arg(component)
+        .stdin(Stdio::null())
+        .output()
+        .context("starting a measuring child")?;
+    if !output.status.success() {
+        bail!(
+            "the measuring child failed: {}",
+            String::from_utf8_lossy(&output.stderr).trim()
+        );
     }
-    peak_rss(&mut command)
+    let text = String::from_utf8_lossy(&output.stdout);
+    let bytes: u64 = text
+        .trim()
+        .parse()
+        .with_context(|| format!("the measuring child printed {text:?}"))?;
+    Ok(bytes as f64 / n.max(1) as f64)
 }
 
-/// The peak memory the `mode` path needs for `n` allocations beyond the
-/// input's, per allocation: the child that reconciles against one that
-/// only builds the input (and, for the component, loads it).
-pub fn per_allocation(component: &Path, mode: &str, n: usize) -> Result<f64> {
-    let baseline = match mode {
-        "encoded" => "component",
-        _ => "input",
-    };
-    let with = probe(Some(component), mode, n)?;
-    let without = probe(Some(component), baseline, n)?;
-    Ok(with.saturating_sub(without) as f64 / n as f64)
+/// Resets this process's high-water mark of resident memory to what it
+/// holds now, and returns that.
+pub fn reset_peak() -> Result<u64> {
+    std::fs::write("/proc/self/clear_refs", "5").context("resetting the peak RSS")?;
+    status_field("VmRSS")
+}
+
+/// This process's high-water mark of resident memory since the last reset.
+pub fn peak() -> Result<u64> {
+    status_field("VmHWM")
+}
+
+fn status_field(name: &str) -> Result<u64> {
+    let status = std::fs::read_to_string("/proc/self/status")?;
+    let kib = status
+        .lines()
+        .find_map(|l| l.strip_prefix(name)?.strip_prefix(':'))
+        .and_then(|v| v.trim().trim_end_matches("kB").trim().parse::<u64>().ok())
+        .with_context(|| format!("no {name} in /proc/self/status"))?;
+    Ok(kib * 1024)
 }
 
 /// Target 4: the peak RSS of `slotwise reconcile --json` on a scenario of
@@ -81,6 +106,9 @@ pub fn million(component: &Path) -> Result<String> {
         std::fs::write(&path, text)?;
         Ok(path)
     };
+    // Precompiled, so that neither run pays for compiling the component.
+    let cwasm = dir.join("reconciler.cwasm");
+    slotwise_host::component::precompile(component, &cwasm)?;
     let run = |path: &Path| -> Result<u64> {
         let exe = std::env::current_exe()?;
         peak_rss(
@@ -89,7 +117,7 @@ pub fn million(component: &Path) -> Result<String> {
                 .arg("--json")
                 .arg(path)
                 .arg("--component")
-                .arg(component),
+                .arg(&cwasm),
         )
     };
     let (big, one) = (scenario(N)?, scenario(1)?);

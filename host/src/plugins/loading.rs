@@ -223,7 +223,7 @@ pub fn prepare(
         version: None,
         cause,
     };
-    let bytes = std::fs::read(path).map_err(|e| refuse(format!("cannot read the file: {e}")))?;
+    let bytes = super::plugin_file::read(path).map_err(refuse)?;
     let (inspection, component) = inspect(sandbox, path, &bytes).map_err(refuse)?;
     if let Some(pin) = &entry.sha256 {
         if !pin.eq_ignore_ascii_case(&inspection.sha256) {

@@ -1,4 +1,4 @@
-//! UTC calendar arithmetic on the plugin's nanosecond timestamps: days, weekdays, times of day, and RFC 3339 text.
+//! UTC calendar arithmetic on the plugin's nanosecond timestamps: days, weekdays, times of day, and RFC 3339 text (dates by `jiff`).
 
 use slotwise_plugin::{Timestamp, MINUTE, SECOND};
 
@@ -49,9 +49,12 @@ impl Weekday {
             .map(|i| Weekday::ALL[i])
     }
 
-    /// The weekday of day `day`, counted from 1970-01-01 (a Thursday).
+    /// The weekday of day `day`, counted from 1970-01-01.
     pub fn of_day(day: i64) -> Weekday {
-        Weekday::ALL[(day + 3).rem_euclid(7) as usize]
+        let weekday = jiff::civil::date(1970, 1, 1)
+            .checked_add(jiff::Span::new().days(day))
+            .map_or(jiff::civil::Weekday::Thursday, |d| d.weekday());
+        Weekday::ALL[usize::from(weekday.to_monday_zero_offset().unsigned_abs())]
     }
 }
 
@@ -75,81 +78,20 @@ pub fn parse_time_of_day(text: &str) -> Option<i64> {
     }
 }
 
-/// Reads a UTC instant in RFC 3339, `2026-01-03T02:00:00Z` (seconds optional).
+/// Reads an instant in RFC 3339, `2026-01-03T02:00:00Z` (seconds optional,
+/// an offset like `+02:00` allowed); `None` when it is not one or falls
+/// outside the years 1678 to 2261 that nanosecond timestamps hold.
 pub fn parse_instant(text: &str) -> Option<Timestamp> {
-    let rest = text.strip_suffix('Z')?;
-    let (date, time) = rest.split_once('T')?;
-    let mut ymd = date.splitn(3, '-');
-    let year: i64 = ymd.next()?.parse().ok()?;
-    let month: u32 = ymd.next()?.parse().ok()?;
-    let day: u32 = ymd.next()?.parse().ok()?;
-    // Four-digit years keep every later sum far from overflowing.
-    if !(1..=9999).contains(&year)
-        || !(1..=12).contains(&month)
-        || day == 0
-        || day > days_in_month(year, month)
-    {
-        return None;
-    }
-    let (clock, seconds) = match time.len() {
-        5 => (time, 0),
-        8 => (&time[..5], time[6..].parse::<i64>().ok()?),
-        _ => return None,
-    };
-    let of_day = parse_time_of_day(clock)?;
-    if of_day >= DAY || !(0..60).contains(&seconds) || (time.len() == 8 && &time[5..6] != ":") {
-        return None;
-    }
-    Some(days_from_civil(year, month, day) * DAY + of_day + seconds * SECOND)
+    let at: jiff::Timestamp = text.parse().ok()?;
+    Timestamp::try_from(at.as_nanosecond()).ok()
 }
 
-/// `at` as RFC 3339 text, to the second.
+/// `at` as RFC 3339 UTC text, to the second.
 pub fn format_instant(at: Timestamp) -> String {
-    let (year, month, day) = civil_from_days(day_of(at));
-    let within = at.rem_euclid(DAY) / SECOND;
-    format!(
-        "{year:04}-{month:02}-{day:02}T{:02}:{:02}:{:02}Z",
-        within / 3600,
-        within / 60 % 60,
-        within % 60
-    )
-}
-
-fn days_in_month(year: i64, month: u32) -> u32 {
-    match month {
-        2 if year % 4 == 0 && (year % 100 != 0 || year % 400 == 0) => 29,
-        2 => 28,
-        4 | 6 | 9 | 11 => 30,
-        _ => 31,
-    }
-}
-
-// Howard Hinnant's algorithms for the proleptic Gregorian calendar: eras of
-// 400 years make every era alike, so no table is needed.
-
-/// Days since 1970-01-01 of a civil date.
-fn days_from_civil(year: i64, month: u32, day: u32) -> i64 {
-    let y = if month <= 2 { year - 1 } else { year };
-    let era = y.div_euclid(400);
-    let yoe = y - era * 400;
-    let m = i64::from(month);
-    let doy = (153 * (if m > 2 { m - 3 } else { m + 9 }) + 2) / 5 + i64::from(day) - 1;
-    let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
-    era * 146_097 + doe - 719_468
-}
-
-/// The civil date of a day counted from 1970-01-01.
-fn civil_from_days(days: i64) -> (i64, u32, u32) {
-    let z = days + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z - era * 146_097;
-    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let day = (doy - (153 * mp + 2) / 5 + 1) as u32;
-    let month = if mp < 10 { mp + 3 } else { mp - 9 } as u32;
-    let year = yoe + era * 400 + i64::from(month <= 2);
-    (year, month, day)
+    let seconds = at.div_euclid(SECOND);
+    jiff::Timestamp::from_second(seconds)
+        .map(|t| t.strftime("%Y-%m-%dT%H:%M:%SZ").to_string())
+        .unwrap_or_default()
 }
 
 #[cfg(test)]
@@ -176,6 +118,7 @@ mod tests {
     fn impossible_dates_and_times_are_refused() {
         assert_eq!(parse_instant("2026-02-29T00:00:00Z"), None);
         assert_eq!(parse_instant("2026-01-01T00:00:00"), None);
+        assert_eq!(parse_instant("3000-01-01T00:00:00Z"), None);
         assert_eq!(parse_instant("99999999999-01-01T00:00:00Z"), None);
         assert_eq!(parse_time_of_day("24:01"), None);
         assert_eq!(parse_time_of_day("7:00"), None);

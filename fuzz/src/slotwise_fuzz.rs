@@ -1,0 +1,103 @@
+//! The fuzz targets: functions of bytes that must never panic, run by libFuzzer (`cargo +nightly fuzz`) or by the stable engine in `fuzz-stable`.
+//!
+//! Each target has its corpus in `corpus/<name>/`; a crash found is kept
+//! there as a regression case, so every later run tries it first.
+
+mod answers;
+
+pub use answers::{plugin_answers, seeds as answer_seeds};
+
+/// A fuzz target: its name (its corpus folder) and its function.
+pub struct Target {
+    pub name: &'static str,
+    pub run: fn(&[u8]),
+}
+
+/// Every target, in the order they run.
+pub const TARGETS: &[Target] = &[
+    Target {
+        name: "scenario_reader",
+        run: scenario_reader,
+    },
+    Target {
+        name: "plugin_answers",
+        run: plugin_answers,
+    },
+    Target {
+        name: "encoded_input",
+        run: encoded_input,
+    },
+];
+
+/// The most slots a fuzzed scenario is planned for: a mutant that asks for
+/// a million is read (the reader is the target) but not planned, which would
+/// take a case a second.
+const PLANNED_SLOTS: u64 = 10_000;
+
+/// The scenario reader on any bytes, as YAML and as JSON: it may refuse
+/// them, never panic; what it reads plans or is refused by the reconciler.
+pub fn scenario_reader(data: &[u8]) {
+    let Ok(text) = std::str::from_utf8(data) else {
+        return;
+    };
+    for syntax in [
+        slotwise_scenario::Syntax::Yaml,
+        slotwise_scenario::Syntax::Json,
+    ] {
+        if let Ok(scenario) = slotwise_scenario::parse(text, syntax) {
+            if slots(&scenario.input) <= PLANNED_SLOTS {
+                let _ = slotwise_reconciler::reconcile(&scenario.input);
+            }
+        }
+    }
+}
+
+/// The encoded path on any bytes, as the component's `reconcile-encoded`
+/// takes them: it answers an outcome buffer that decodes, never panics; an
+/// input that decodes survives encoding again. (Not byte for byte: postcard
+/// reads a varint padded with zero groups, and writes it without them.)
+pub fn encoded_input(data: &[u8]) {
+    use slotwise_reconciler::wire;
+    let input = match wire::decode_input(data) {
+        Ok(input) => input,
+        Err(_) => {
+            let outcome = wire::reconcile_encoded(data.to_vec());
+            let refused = wire::decode_outcome(&outcome);
+            assert!(
+                matches!(refused, Ok(Err(_))),
+                "garbage must give an input error"
+            );
+            return;
+        }
+    };
+    assert_eq!(
+        wire::decode_input(&wire::encode_input(&input)).as_ref(),
+        Ok(&input),
+        "a decoded input must survive encoding again"
+    );
+    if slots(&input) <= PLANNED_SLOTS {
+        let outcome = wire::decode_outcome(&wire::reconcile_encoded(data.to_vec()))
+            .expect("the outcome of a readable input decodes");
+        assert_eq!(outcome, slotwise_reconciler::reconcile(&input));
+    }
+}
+
+/// The slots a plan of `input` covers: its groups' counts and allocations.
+fn slots(input: &slotwise_reconciler::ReconcileInput) -> u64 {
+    let counts: u64 = input
+        .job
+        .iter()
+        .flat_map(|j| {
+            j.groups
+                .iter()
+                .chain(j.history.iter().flat_map(|h| h.groups.iter()))
+        })
+        .map(|g| u64::from(g.count))
+        .sum();
+    let allocations: u64 = input
+        .allocations
+        .iter()
+        .map(|g| g.allocations.len() as u64)
+        .sum();
+    counts + allocations
+}
