@@ -5,12 +5,35 @@ use crate::declarations::Language;
 use crate::run::Workspace;
 use anyhow::{Context, Result};
 use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
 
 /// The interpreter the build and the venvs start from.
 const PYTHON: &str = "python3";
 
+/// Installs Debian's Python with venv and pip when they are missing.
+fn ensure_python(ws: &Workspace) -> Result<()> {
+    let works = |args: &[&str]| {
+        Command::new(PYTHON)
+            .args(args)
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .status()
+            .is_ok_and(|s| s.success())
+    };
+    if works(&["-m", "venv", "--help"]) && works(&["-m", "pip", "--version"]) {
+        return Ok(());
+    }
+    ws.run_in(&ws.root, "apt-get", &["update"])?;
+    ws.run_in(
+        &ws.root,
+        "apt-get",
+        &["install", "-y", "python3", "python3-venv", "python3-pip"],
+    )
+}
+
 /// Stages the package and builds its wheel into `target/packages/dist/`.
 pub fn build(ws: &Workspace, bundle: &Bundle) -> Result<PathBuf> {
+    ensure_python(ws)?;
     let staged = stage(ws, "python", &["tests", "examples", "bench.py"])?;
     let package = staged.join("src/slotwise");
     let assets = package.join("assets");
@@ -65,11 +88,12 @@ pub fn remove_python_venv(venv: &Path) -> Result<()> {
     std::fs::remove_dir_all(venv).with_context(|| format!("removing {}", venv.display()))
 }
 
-/// Installs the wheel into a fresh venv with pytest, runs
+/// Installs the wheel into a fresh venv with pytest and mypy, checks the
+/// package's type hints and the README's snippet with `mypy --strict`, runs
 /// `packages/python/tests` there against `target/debug/slotwise`, then the
-/// README's snippet, which must print `output`.
+/// snippet, which must print `output`.
 pub fn test(ws: &Workspace, wheel: &Path, output: &str) -> Result<()> {
-    let venv = python_venv(ws, "test", wheel, &["pytest"])?;
+    let venv = python_venv(ws, "test", wheel, &["pytest", "mypy"])?;
     let outcome = run_tests(ws, &venv, output);
     remove_python_venv(&venv)?;
     outcome
@@ -77,6 +101,15 @@ pub fn test(ws: &Workspace, wheel: &Path, output: &str) -> Result<()> {
 
 fn run_tests(ws: &Workspace, venv: &Path, output: &str) -> Result<()> {
     let python = venv.join("bin/python");
+    let cache = venv.join("mypy-cache").display().to_string();
+    for what in [
+        &["-p", "slotwise"][..],
+        &["packages/python/examples/embedding.py"],
+    ] {
+        let mut args = vec!["-m", "mypy", "--strict", "--cache-dir", &cache];
+        args.extend_from_slice(what);
+        ws.run_in(&ws.root, &python.display().to_string(), &args)?;
+    }
     let slotwise = ws.slotwise();
     ws.run_with(
         &ws.root.join("packages/python"),

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import ctypes
-from typing import Any, Optional
+from typing import Any, Optional, cast
 
 import wasmtime
 from wasmtime import component as wc
@@ -20,7 +20,8 @@ try:
     _CELL = _capi.wasmtime_component_val_t
     _STRIDE = ctypes.sizeof(_CELL)
     _KIND_AT = _CELL.kind.offset
-    _BYTE_AT = _CELL.of.offset + _capi.wasmtime_component_valunion.u8.offset
+    # The union's fields are annotated as their values' types, not as descriptors.
+    _BYTE_AT = _CELL.of.offset + cast(Any, _capi.wasmtime_component_valunion).u8.offset
     _U8 = _capi.WASMTIME_COMPONENT_U8.value
     _LIST = _capi.WASMTIME_COMPONENT_LIST.value
     BULK_AVAILABLE = True
