@@ -25,6 +25,7 @@ fn main() {
     let mut dirs = vec![
         root.join("tests/conformance"),
         root.join("tests/policy"),
+        root.join("tests/hostile"),
         root.join("tests/plugins"),
         root.join("docs/examples"),
     ];

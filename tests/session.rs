@@ -1,44 +1,49 @@
-//! A reconcile driven question by question: what plugins are asked, and how the session refuses to be driven wrongly.
+//! The session: a reconcile driven question by question, one plugin and one batch at a time, that resumes where it paused and decides everything a host only relays.
 
-use slotwise_reconciler::plugin::{Hook, PromotionDecision, PromotionRequest};
+use slotwise_reconciler::plugin::{
+    neutral_answers, Answers, Batch, Hook, PreSlotAnswer, Veto, ViewParts,
+};
 use slotwise_reconciler::{
-    reconcile, reconcile_step, Consulted, Hooks, PreSlotReply, Progress, PromotionReply, Question,
-    Replies, Session,
+    reconcile, Consulted, Failure, FailureKind, LogLevel, LogLine, Mode, Progress, Reply, Session,
 };
 use slotwise_scenario::{parse, Syntax};
+
+fn nothing() -> ViewParts {
+    ViewParts {
+        node_ids: false,
+        node_meta: false,
+        allocation_ids: false,
+        candidate_meta: false,
+        change_messages: false,
+    }
+}
 
 fn plugin(name: &str, hooks: &[Hook]) -> Consulted {
     Consulted {
         name: name.into(),
         version: "1.0.0".into(),
         hooks: hooks.to_vec(),
-        monitor: false,
+        reads: nothing(),
+        mode: Mode::Enforce,
         fail_open: false,
+        unloaded: None,
     }
 }
 
-/// A promotion plugin that waits, and remembers what it was asked.
-struct Recorder {
-    consulted: Vec<Consulted>,
-    asked: Vec<PromotionRequest>,
-}
-
-impl Hooks for Recorder {
-    fn consulted(&self) -> &[Consulted] {
-        &self.consulted
-    }
-
-    fn promotion(&mut self, requests: &[PromotionRequest]) -> Option<Vec<Vec<PromotionReply>>> {
-        self.asked.extend_from_slice(requests);
-        let wait = |_| {
-            vec![PromotionReply {
-                plugin: "recorder".into(),
-                answer: Ok(PromotionDecision::Wait("not yet".into())),
-            }]
-        };
-        Some(requests.iter().map(wait).collect())
+fn reply(answers: Answers) -> Reply {
+    Reply {
+        outcome: Ok(answers),
+        logs: Vec::new(),
+        usage: None,
     }
 }
+
+const TWO_GROUPS: &str = "
+job: {groups: [{name: web, count: 3}, {name: api, count: 2}]}
+allocations:
+  web: [{index: 0-1, client: running}]
+  api: [{index: 0-1, client: running}]
+";
 
 const ROLLOUT: &str = "
 job: {version: 1, groups: [{update: canary}]}
@@ -53,101 +58,244 @@ allocations:
     - {index: 2, id: c2, canary: true, deployment: deployment-1, client: failed, desired: stop}
 ";
 
-const STEADY: &str = "allocations: {web: [{index: 0-9, client: running}]}";
+fn input(text: &str) -> slotwise_reconciler::ReconcileInput {
+    parse(text, Syntax::Yaml).expect("a valid scenario").input
+}
+
+/// Drives a session to its end, answering with `answer`; returns the plan
+/// and the questions asked, as (plugin, hook, whether the batch came along).
+fn drive(
+    session: &mut Session,
+    mut answer: impl FnMut(u32, &Batch) -> Reply,
+) -> (slotwise_reconciler::Plan, Vec<(u32, Hook, bool)>) {
+    let mut asked = Vec::new();
+    let mut last = None;
+    let mut given = None;
+    loop {
+        match session.next(given.take()).expect("no error") {
+            Progress::Done(plan) => return (plan, asked),
+            Progress::Ask(q) => {
+                asked.push((q.plugin, q.hook, q.batch.is_some()));
+                if q.batch.is_some() {
+                    last = q.batch;
+                }
+                let batch = last.as_ref().expect("the first question carries its batch");
+                given = Some(answer(q.plugin, batch));
+            }
+        }
+    }
+}
 
 #[test]
-fn a_promotion_plugin_sees_each_awaiting_group_with_its_live_canaries_and_their_health() {
-    let scenario = parse(ROLLOUT, Syntax::Yaml).expect("a valid scenario");
-    let mut recorder = Recorder {
-        consulted: vec![plugin("recorder", &[Hook::Promotion])],
-        asked: Vec::new(),
-    };
-    let progress = reconcile_step(&scenario.input, &mut recorder).expect("a reconcile");
-    assert!(matches!(progress, Progress::Done(_)));
-    assert_eq!(recorder.asked.len(), 1);
-    let request = &recorder.asked[0];
+fn each_question_names_one_plugin_and_a_later_plugin_on_the_same_batch_gets_none_again() {
+    let plugins = vec![
+        plugin("a", &[Hook::PreSlot]),
+        plugin("b", &[Hook::PreSlot, Hook::PostSlot]),
+    ];
+    let mut session = Session::open(input(TWO_GROUPS), plugins).expect("opens");
+    let (_, asked) = drive(&mut session, |_, b| reply(neutral_answers(b)));
     assert_eq!(
-        (request.group.as_str(), request.desired_canaries),
-        ("web", 2)
-    );
-    let seen: Vec<(&str, Option<bool>)> = request
-        .canaries
-        .iter()
-        .map(|c| (c.allocation.as_str(), c.healthy))
-        .collect();
-    assert_eq!(
-        seen,
-        vec![("c0", Some(true)), ("c1", Some(false))],
-        "a finished canary is not shown"
+        asked,
+        vec![
+            (0, Hook::PreSlot, true),
+            (1, Hook::PreSlot, false),
+            (1, Hook::PostSlot, true),
+            (0, Hook::PreSlot, true),
+            (1, Hook::PreSlot, false),
+        ],
+        "one pre-slot batch per group for each plugin; a post-slot batch only for web, the group with changes"
     );
 }
 
 #[test]
-fn a_plugin_is_asked_only_at_the_hooks_it_implements() {
-    let scenario = parse(ROLLOUT, Syntax::Yaml).expect("a valid scenario");
-    let mut recorder = Recorder {
-        consulted: vec![plugin("recorder", &[Hook::PostSlot])],
-        asked: Vec::new(),
-    };
-    let progress = reconcile_step(&scenario.input, &mut recorder).expect("a reconcile");
-    assert!(matches!(progress, Progress::Done(_)));
-    assert!(recorder.asked.is_empty());
-}
-
-#[test]
-fn a_session_asks_in_order_and_its_plan_equals_the_plain_reconcile_when_all_proceed() {
-    let scenario = parse(STEADY, Syntax::Yaml).expect("a valid scenario");
-    let mut session =
-        Session::open(scenario.input.clone(), vec![plugin("p", &[Hook::PreSlot])]).expect("opens");
-    let Ok(Progress::Ask(Question::PreSlot(slots))) = session.next(None) else {
-        panic!("the pre-slot question comes first");
-    };
-    assert_eq!(slots.len(), 10);
-    let proceed = |_| {
-        vec![PreSlotReply {
-            plugin: "p".into(),
-            answer: Ok(slotwise_reconciler::plugin::PreSlotAnswer {
-                decision: slotwise_reconciler::plugin::PreSlotDecision::Proceed,
-                ext: None,
-            }),
-        }]
-    };
-    let replies = Replies::PreSlot(slots.iter().map(proceed).collect());
-    let Ok(Progress::Done(mut plan)) = session.next(Some(replies)) else {
-        panic!("the plan comes next");
-    };
-    let mut plain = reconcile(&scenario.input).expect("a plan");
-    // Only the step reports differ: the session's says the plugin was asked.
+fn a_session_whose_plugins_change_nothing_plans_as_the_plain_reconcile() {
+    let all = [Hook::PreSlot, Hook::PostSlot, Hook::Promotion, Hook::Review];
+    let mut session = Session::open(input(TWO_GROUPS), vec![plugin("p", &all)]).expect("opens");
+    let (mut plan, _) = drive(&mut session, |_, b| reply(neutral_answers(b)));
+    let mut plain = reconcile(&input(TWO_GROUPS)).expect("a plan");
+    // Only the step reports differ: the session's say the plugins were asked.
     plan.steps.clear();
     plain.steps.clear();
     assert_eq!(plan, plain);
 }
 
 #[test]
-fn a_session_refuses_replies_of_the_wrong_kind_or_none_at_all() {
-    let scenario = parse(STEADY, Syntax::Yaml).expect("a valid scenario");
+fn a_promotion_plugin_sees_each_awaiting_group_with_its_live_canaries_and_their_health() {
+    let plugins = vec![plugin("p", &[Hook::Promotion])];
+    let mut session = Session::open(input(ROLLOUT), plugins).expect("opens");
+    let mut seen = Vec::new();
+    drive(&mut session, |_, b| {
+        if let Batch::Promotion(p) = b {
+            for g in &p.groups {
+                let first = g.canaries.first as usize;
+                let health: Vec<Option<bool>> = p.candidates
+                    [first..first + g.canaries.count as usize]
+                    .iter()
+                    .map(|c| c.healthy)
+                    .collect();
+                seen.push((g.group.clone(), g.desired_canaries, health));
+            }
+        }
+        reply(neutral_answers(b))
+    });
+    assert_eq!(
+        seen,
+        vec![("web".to_string(), 2, vec![Some(true), Some(false)])],
+        "a finished canary is not shown"
+    );
+}
+
+#[test]
+fn a_review_veto_withdraws_every_change_of_its_slot_and_is_reported() {
+    let text = "
+nodes: [{id: down, status: down}]
+job: {groups: [{count: 3}]}
+allocations:
+  web: [{index: 0-1, client: running}, {index: 2, node: down}]
+";
+    let plain = reconcile(&input(text)).expect("a plan");
+    assert_eq!(plain.groups[0].placements.len(), 1);
     let mut session =
-        Session::open(scenario.input, vec![plugin("p", &[Hook::PreSlot])]).expect("opens");
-    let early = session.next(Some(Replies::PostSlot(Vec::new())));
+        Session::open(input(text), vec![plugin("budget", &[Hook::Review])]).expect("opens");
+    let (plan, _) = drive(&mut session, |_, b| match b {
+        Batch::Review(_) => reply(Answers::Review(vec![Veto {
+            change: 0,
+            reason: "no budget left".into(),
+        }])),
+        other => reply(neutral_answers(other)),
+    });
+    let web = &plan.groups[0];
+    assert!(web.placements.is_empty() && web.stops.is_empty(), "{web:?}");
+    assert_eq!(web.counters.place, 0);
+    let action = &plan.policy_actions[0];
+    assert_eq!(
+        (action.plugin.as_str(), action.slot, action.applied),
+        ("budget", Some(2), true)
+    );
+}
+
+#[test]
+fn log_lines_are_kept_in_the_plan_with_the_plugin_and_hook_in_order() {
+    let plugins = vec![plugin("a", &[Hook::PreSlot]), plugin("b", &[Hook::PreSlot])];
+    let mut session = Session::open(input(TWO_GROUPS), plugins).expect("opens");
+    let (plan, _) = drive(&mut session, |p, b| Reply {
+        logs: vec![LogLine {
+            level: LogLevel::Info,
+            message: format!("line of {p}"),
+        }],
+        ..reply(neutral_answers(b))
+    });
+    let logs: Vec<(String, String, Option<String>, String)> = plan
+        .plugin_logs
+        .iter()
+        .map(|l| {
+            (
+                l.plugin.clone(),
+                l.hook.clone(),
+                l.group.clone(),
+                l.message.clone(),
+            )
+        })
+        .collect();
+    let line = |p: &str, g: &str, n: u32| {
+        (
+            p.to_string(),
+            "pre-slot".to_string(),
+            Some(g.to_string()),
+            format!("line of {n}"),
+        )
+    };
+    assert_eq!(
+        logs,
+        vec![
+            line("a", "web", 0),
+            line("b", "web", 1),
+            line("a", "api", 0),
+            line("b", "api", 1)
+        ]
+    );
+}
+
+/// The error a session ends with when plugin `p` answers pre-slot with `garble` applied.
+fn refusal(garble: impl Fn(&mut Vec<PreSlotAnswer>)) -> String {
+    let mut session =
+        Session::open(input(TWO_GROUPS), vec![plugin("p", &[Hook::PreSlot])]).expect("opens");
+    let Ok(Progress::Ask(q)) = session.next(None) else {
+        panic!("a question comes first");
+    };
+    let Some(Answers::PreSlot(mut answers)) = q.batch.as_ref().map(neutral_answers) else {
+        panic!("a pre-slot batch");
+    };
+    garble(&mut answers);
+    match session.next(Some(reply(Answers::PreSlot(answers)))) {
+        Err(e) => e.message,
+        Ok(progress) => panic!("the answers were taken: {progress:?}"),
+    }
+}
+
+#[test]
+fn answers_of_the_wrong_count_order_or_slot_are_refused_naming_the_plugin() {
+    let short = refusal(|a| {
+        a.pop();
+    });
+    assert!(short.contains("plugin p 1.0.0 failed at pre-slot (group web): answered something invalid: gave 2 answers for 3 slots"), "{short}");
+    let reversed = refusal(|a| a.reverse());
+    assert!(
+        reversed.contains("answers slot 2 where slot 0 is due"),
+        "{reversed}"
+    );
+    let unknown = refusal(|a| a[2].slot = 9);
+    assert!(
+        unknown.contains("(group web, slot 2)") && unknown.contains("answers slot 9"),
+        "{unknown}"
+    );
+}
+
+#[test]
+fn a_failure_of_a_plugin_that_fails_open_is_reported_and_it_is_not_asked_again() {
+    let mut trapping = plugin("t", &[Hook::PreSlot, Hook::PostSlot]);
+    trapping.fail_open = true;
+    let mut session = Session::open(input(TWO_GROUPS), vec![trapping]).expect("opens");
+    let (plan, asked) = drive(&mut session, |_, _| Reply {
+        outcome: Err(Failure {
+            kind: FailureKind::Trap,
+            message: "trapped: unreachable".into(),
+        }),
+        logs: Vec::new(),
+        usage: None,
+    });
+    assert_eq!(asked.len(), 1, "{asked:?}");
+    assert_eq!(plan.plugin_failures.len(), 1);
+    assert_eq!(plan.plugin_failures[0].cause, "trapped: unreachable");
+    let mut plain = reconcile(&input(TWO_GROUPS)).expect("a plan");
+    let mut plan = plan;
+    plan.steps.clear();
+    plain.steps.clear();
+    plan.plugin_failures.clear();
+    assert_eq!(plan, plain);
+}
+
+#[test]
+fn a_session_refuses_to_be_driven_wrongly() {
+    let mut session =
+        Session::open(input(TWO_GROUPS), vec![plugin("p", &[Hook::PreSlot])]).expect("opens");
+    let early = session.next(Some(reply(Answers::Review(Vec::new()))));
     assert!(early.is_err_and(|e| e.message.contains("nothing was asked")));
+    let mut session =
+        Session::open(input(TWO_GROUPS), vec![plugin("p", &[Hook::PreSlot])]).expect("opens");
     assert!(matches!(session.next(None), Ok(Progress::Ask(_))));
-    let wrong = session.next(Some(Replies::PostSlot(Vec::new())));
-    assert!(wrong.is_err_and(|e| e
-        .message
-        .contains("post-slot replies given to the pre-slot")));
     let missing = session.next(None);
-    assert!(missing.is_err_and(|e| e.message.contains("awaits its replies")));
-    let short = session.next(Some(Replies::PreSlot(Vec::new())));
-    assert!(short.is_err_and(|e| e.message.contains("0 replies for 10 items")));
+    assert!(missing.is_err_and(|e| e.message.contains("awaits its reply")));
+    let over = session.next(None);
+    assert!(over.is_err_and(|e| e.message.contains("the session is over")));
 }
 
 #[test]
 fn a_session_refuses_two_plugins_of_one_name() {
-    let scenario = parse(STEADY, Syntax::Yaml).expect("a valid scenario");
     let twins = vec![
         plugin("p", &[Hook::PreSlot]),
         plugin("p", &[Hook::PostSlot]),
     ];
-    let refused = Session::open(scenario.input, twins);
+    let refused = Session::open(input(TWO_GROUPS), twins);
     assert!(refused.is_err_and(|e| e.field == "plugins[1].name"));
 }

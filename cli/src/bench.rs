@@ -6,22 +6,27 @@
 //! processes, one per path and size, so that one measurement cannot hide in
 //! another's high-water mark.
 
+mod aims;
 mod hooks;
 mod memory;
+mod neutral;
 mod node;
 mod nomad;
+mod paths;
 mod python;
 mod system;
+mod timing;
 
+use aims::verdict;
 use anyhow::{Context, Result};
-pub use slotwise_cli::workload::rolling_update;
-use slotwise_cli::workload::NOW;
+use slotwise_cli::workload::rolling_update;
 use slotwise_host::component::precompile;
 use slotwise_host::transcode::transcode;
 use slotwise_host::{wit, ComponentReconciler};
 use slotwise_reconciler as core;
 use std::path::Path;
-use std::time::{Duration, Instant};
+use std::time::Instant;
+pub use timing::{human, interleaved, Timing};
 
 /// What `slotwise bench` measures.
 pub struct Options<'a> {
@@ -31,22 +36,6 @@ pub struct Options<'a> {
     pub rounds: usize,
     /// Skip the measurements in child processes (memory, Node).
     pub quick: bool,
-}
-
-/// The aims of the boundary work (issue 9), printed met or missed.
-mod aims {
-    /// Encoded path over native at 10k and 100k allocations.
-    pub const RATIO: f64 = 1.5;
-    /// 100k allocations through the component, best of the rounds.
-    pub const AT_100K_MS: f64 = 40.0;
-    /// Native time per allocation at 300k over that at 10k.
-    pub const LINEAR: f64 = 1.3;
-    /// Peak RSS of `slotwise reconcile --json` on 1M allocations, per allocation.
-    pub const BYTES_PER_ALLOCATION: f64 = 500.0;
-    /// Instantiation plus a count-10 reconcile.
-    pub const SMALL_US: f64 = 15.0;
-    /// Node (jco) over wasmtime on the encoded path at 10k.
-    pub const NODE_RATIO: f64 = 2.0;
 }
 
 /// Prints every figure: the reconcile table, linearity, the 1M-allocation
@@ -69,32 +58,6 @@ pub fn run(options: &Options) -> Result<()> {
     system::run(&reconciler, options.rounds)?;
     hooks::run(&reconciler, options.shipped, options.rounds)?;
     nomad::run(&reconciler)
-}
-
-/// A second, in nanoseconds.
-const SECOND: i64 = 1_000_000_000;
-
-/// `input` reconciled natively and through the component's encoded path,
-/// interleaved, and how many placements, stops and replacements its plan
-/// makes.
-fn measure(
-    reconciler: &ComponentReconciler,
-    input: &core::ReconcileInput,
-    rounds: usize,
-) -> Result<(Timing, Timing, usize)> {
-    let [native, through] = interleaved(
-        rounds,
-        [&mut || drop(core::reconcile(input)), &mut || {
-            drop(reconciler.reconcile_core(input))
-        }],
-    );
-    let plan = core::reconcile(input).map_err(|e| anyhow::anyhow!("{}: {}", e.field, e.message))?;
-    let changes = plan
-        .groups
-        .iter()
-        .map(|g| g.placements.len() + g.stops.len() + g.destructive_updates.len())
-        .sum();
-    Ok((native, through, changes))
 }
 
 /// One size's figures.
@@ -264,71 +227,6 @@ fn small(component_path: &Path, rounds: usize) -> Result<String> {
             aims::SMALL_US
         ),
     ))
-}
-
-fn verdict(met: bool, line: String) -> String {
-    format!("{} {line}", if met { "met   " } else { "MISSED" })
-}
-
-/// The median and best of a series of timings.
-pub struct Timing {
-    pub median: Duration,
-    pub best: Duration,
-}
-
-impl Timing {
-    pub fn of(mut times: Vec<Duration>) -> Self {
-        times.sort_unstable();
-        Timing {
-            median: times[times.len() / 2],
-            best: times[0],
-        }
-    }
-
-    pub fn show(&self) -> String {
-        format!("{} ({})", human(self.median), human(self.best))
-    }
-
-    /// The median over `other`'s median.
-    fn ratio(&self, other: &Timing) -> f64 {
-        self.median.as_secs_f64() / other.median.as_secs_f64()
-    }
-
-    /// The median in nanoseconds per one of `n` items.
-    fn per(&self, n: usize) -> f64 {
-        self.median.as_secs_f64() * 1e9 / n.max(1) as f64
-    }
-}
-
-/// Runs `f` once to warm up, then `rounds` times.
-pub fn time(rounds: usize, mut f: impl FnMut()) -> Timing {
-    let [timing] = interleaved(rounds, [&mut f]);
-    timing
-}
-
-/// Runs each of `fs` once to warm up, then `rounds` rounds of each in turn.
-fn interleaved<const N: usize>(rounds: usize, mut fs: [&mut dyn FnMut(); N]) -> [Timing; N] {
-    for f in fs.iter_mut() {
-        f();
-    }
-    let mut times: [Vec<Duration>; N] = std::array::from_fn(|_| Vec::with_capacity(rounds));
-    for _ in 0..rounds.max(1) {
-        for (f, times) in fs.iter_mut().zip(times.iter_mut()) {
-            let started = Instant::now();
-            f();
-            times.push(started.elapsed());
-        }
-    }
-    times.map(Timing::of)
-}
-
-pub fn human(d: Duration) -> String {
-    let us = d.as_secs_f64() * 1e6;
-    if us < 1_000.0 {
-        format!("{us:.1} µs")
-    } else {
-        format!("{:.2} ms", us / 1_000.0)
-    }
 }
 
 /// What a `--probe` child does: builds the workload of `n` allocations

@@ -2,11 +2,17 @@
 
 use anyhow::{Context, Result};
 use slotwise_host::component::{ComponentReconciler, HostError};
-use slotwise_host::crossing::{self, LibraryPolicy};
-use slotwise_host::plugins::PluginSet;
+use slotwise_host::plugin_wit::types as host_types;
+use slotwise_host::plugins::sandbox::{self, Limits};
+use slotwise_host::plugins::{PluginConfig, PluginSet};
+use slotwise_host::transcode::transcode;
+use slotwise_host::wit;
+use slotwise_host::Relay as HostRelay;
 use slotwise_reconciler as core;
-use slotwise_scenario::{Failure, Scenario, ScriptedPolicy};
+use slotwise_reconciler::Relay as _;
+use slotwise_scenario::{Failure, Mode, OnError, PluginEntry, Scenario, ScriptedRelay};
 use std::path::{Path, PathBuf};
+use std::time::Duration;
 
 /// Reads and prepares the scenario at `path`.
 ///
@@ -103,10 +109,106 @@ pub struct Runner<'a> {
 pub enum Consulted<'s> {
     /// None: the reconciler decides alone.
     Nothing,
-    /// A scenario's scripted policy.
-    Scripted(&'s mut ScriptedPolicy),
+    /// A scenario's scripted policy, answered by its scripted relay.
+    Scripted(&'s mut ScriptedRelay),
     /// Plugins.
     Plugins(Box<PluginSet>),
+}
+
+/// The host library's configuration of the plugins a plugins file lists.
+pub fn plugin_configs(entries: &[PluginEntry]) -> Vec<PluginConfig> {
+    entries
+        .iter()
+        .map(|e| {
+            let nanos = |d: &slotwise_scenario::Duration| Duration::from_nanos(d.0.max(0) as u64);
+            PluginConfig {
+                path: e.path.clone(),
+                plugin: e.plugin.clone(),
+                name: e.name.clone(),
+                sha256: e.sha256.clone(),
+                settings: serde_json::to_string(&e.settings).unwrap_or_else(|_| "null".into()),
+                fail_open: e.on_error == OnError::FailOpen,
+                monitor: e.mode == Mode::Monitor,
+                limits: Limits {
+                    fuel: e.limits.fuel.unwrap_or(sandbox::DEFAULT_FUEL),
+                    memory: e.limits.memory.map_or(sandbox::DEFAULT_MEMORY, |m| m.0),
+                    deadline: e
+                        .limits
+                        .deadline
+                        .as_ref()
+                        .map_or(sandbox::DEFAULT_DEADLINE, nanos),
+                    reconcile_deadline: e
+                        .limits
+                        .reconcile_deadline
+                        .as_ref()
+                        .map_or(sandbox::DEFAULT_RECONCILE_DEADLINE, nanos),
+                },
+            }
+        })
+        .collect()
+}
+
+/// A relay of the library's types used where the host's are taken: a
+/// scripted relay driving the component's session.
+struct LibraryRelay<'r>(&'r mut ScriptedRelay);
+
+impl HostRelay for LibraryRelay<'_> {
+    fn consulted(&self) -> Vec<wit::Consulted> {
+        transcode(&self.0.consulted()).unwrap_or_default()
+    }
+
+    fn answer(&mut self, question: &wit::Question, batch: &host_types::Batch) -> wit::Reply {
+        across(question, batch, |q, b| self.0.answer(q, b))
+            .unwrap_or_else(|e| untranslatable(e.to_string()))
+    }
+}
+
+/// A relay of the host's types used where the library's are taken: plugins
+/// answering a session of the library run in this process.
+struct HostRelayInLibrary<'r>(&'r mut dyn HostRelay);
+
+impl core::Relay for HostRelayInLibrary<'_> {
+    fn answer(&mut self, question: &core::Question, batch: &core::plugin::Batch) -> core::Reply {
+        across(question, batch, |q, b| self.0.answer(q, b)).unwrap_or_else(|e| core::Reply {
+            outcome: Err(core::Failure {
+                kind: core::FailureKind::Load,
+                message: e.to_string(),
+            }),
+            logs: Vec::new(),
+            usage: None,
+        })
+    }
+}
+
+/// `relay`'s reply to `question` and `batch`, all three taken across from
+/// one side's types (the library's, the host's) to the other's and back.
+fn across<Q, B, R, Q2, B2, R2>(
+    question: &Q,
+    batch: &B,
+    relay: impl FnOnce(&Q2, &B2) -> R2,
+) -> std::result::Result<R, slotwise_host::transcode::TranscodeError>
+where
+    Q: serde::Serialize,
+    B: serde::Serialize,
+    R: serde::de::DeserializeOwned,
+    Q2: serde::de::DeserializeOwned,
+    B2: serde::de::DeserializeOwned,
+    R2: serde::Serialize,
+{
+    let question: Q2 = transcode(question)?;
+    let batch: B2 = transcode(batch)?;
+    transcode(&relay(&question, &batch))
+}
+
+fn untranslatable(message: String) -> wit::Reply {
+    wit::Reply {
+        outcome: Err(wit::Failure {
+            kind: wit::FailureKind::Load,
+            message,
+        }),
+        logs: Vec::new(),
+        usage: None,
+    }
 }
 
 impl<'s> Consulted<'s> {
@@ -122,7 +224,7 @@ impl<'s> Consulted<'s> {
     ) -> std::result::Result<(&'s core::ReconcileInput, Self), RunFailure> {
         let consulted = if !scenario.plugins.is_empty() {
             let base = path.parent().unwrap_or(Path::new("."));
-            let set = PluginSet::load(&scenario.plugins, base, shipped)
+            let set = PluginSet::load(&plugin_configs(&scenario.plugins), base, shipped)
                 .map_err(|e| RunFailure::Policy(e.to_string()))?;
             Consulted::Plugins(Box::new(set))
         } else if let Some(scripted) = &mut scenario.policy {
@@ -148,12 +250,27 @@ pub fn reconcile_once(
     match (consulted, component) {
         (Consulted::Nothing, None) => Ok(core::reconcile(input).map_err(RunFailure::Input)),
         (Consulted::Nothing, Some(c)) => Ok(c.reconcile_core(input)?.map_err(RunFailure::Input)),
-        (Consulted::Scripted(s), None) => Ok(from_step(core::reconcile_step(input, *s))),
+        (Consulted::Scripted(s), None) => {
+            let plugins = s.consulted();
+            Ok(from_library(core::reconcile_with(
+                input.clone(),
+                plugins,
+                *s,
+            )))
+        }
         (Consulted::Scripted(s), Some(c)) => {
-            settle(c.reconcile_core_with(input, &mut LibraryPolicy(*s)))
+            settle(c.reconcile_core_with(input, &mut LibraryRelay(s)))
         }
         (Consulted::Plugins(set), None) => {
-            settle(crossing::reconcile_natively(input, set.as_mut()))
+            let plugins = transcode(&set.consulted())?;
+            set.begin();
+            let outcome = core::reconcile_with(
+                input.clone(),
+                plugins,
+                &mut HostRelayInLibrary(set.as_mut()),
+            );
+            set.end();
+            Ok(from_library(outcome))
         }
         (Consulted::Plugins(set), Some(c)) => settle(c.reconcile_core_with(input, set.as_mut())),
     }
@@ -205,19 +322,16 @@ fn judge(
 }
 
 /// A library run's end, as a run's outcome.
-fn from_step(
-    step: std::result::Result<core::Progress, core::StepError>,
+fn from_library(
+    outcome: std::result::Result<core::Plan, core::Refusal>,
 ) -> std::result::Result<core::Plan, RunFailure> {
-    match step {
-        Ok(core::Progress::Done(plan)) => Ok(plan),
-        Ok(core::Progress::Ask(_)) => Err(RunFailure::Policy("a question went unanswered".into())),
-        Err(core::StepError::Input(e)) => Err(RunFailure::Input(e)),
-        Err(core::StepError::Session(e)) => Err(RunFailure::Policy(
-            match slotwise_host::transcode::transcode(&e) {
-                Ok(e) => HostError::Session(Box::new(e)).to_string(),
-                Err(t) => t.to_string(),
-            },
-        )),
+    match outcome {
+        Ok(plan) => Ok(plan),
+        Err(core::Refusal::Input(e)) => Err(RunFailure::Input(e)),
+        Err(core::Refusal::Session(e)) => Err(RunFailure::Policy(match transcode(&e) {
+            Ok(e) => HostError::Session(Box::new(e)).to_string(),
+            Err(t) => t.to_string(),
+        })),
     }
 }
 
@@ -228,9 +342,7 @@ fn settle(
 ) -> Result<std::result::Result<core::Plan, RunFailure>> {
     match run {
         Ok(outcome) => Ok(outcome.map_err(RunFailure::Input)),
-        Err(e @ (HostError::Session(_) | HostError::PluginLoad(_))) => {
-            Ok(Err(RunFailure::Policy(e.to_string())))
-        }
+        Err(e @ HostError::Session(_)) => Ok(Err(RunFailure::Policy(e.to_string()))),
         Err(e) => Err(e.into()),
     }
 }

@@ -160,7 +160,8 @@ fn run(cli: Cli) -> Result<bool> {
                 scenario.plugins = entries;
                 scenario.policy = None;
                 // The plugins file's paths start from its own directory.
-                let set = PluginSet::load(&scenario.plugins, base, &shipped)?;
+                let configs = conformance::plugin_configs(&scenario.plugins);
+                let set = PluginSet::load(&configs, base, &shipped)?;
                 let mut consulted = Consulted::Plugins(Box::new(set));
                 let outcome = conformance::reconcile_once(
                     &scenario.input,

@@ -300,9 +300,11 @@ fn reconcile_one(
     shipped: &Path,
 ) -> Result<Plan> {
     let mut consulted = match plugins {
-        Some((entries, base)) => {
-            Consulted::Plugins(Box::new(PluginSet::load(&entries, &base, shipped)?))
-        }
+        Some((entries, base)) => Consulted::Plugins(Box::new(PluginSet::load(
+            &conformance::plugin_configs(&entries),
+            &base,
+            shipped,
+        )?)),
         None => Consulted::Nothing,
     };
     conformance::reconcile_once(input, &mut consulted, reconciler)?
@@ -323,7 +325,9 @@ fn plan_all(
     // serves one reconcile at a time.
     let plugins = match plugins {
         Some((entries, base)) => Some(std::sync::Mutex::new(Some(Box::new(PluginSet::load(
-            &entries, &base, shipped,
+            &conformance::plugin_configs(&entries),
+            &base,
+            shipped,
         )?)))),
         None => None,
     };

@@ -1,29 +1,51 @@
-//! The `plugin` commands: what a plugin file holds, and what its hooks cost on a scenario.
+//! The `plugin` commands: a new plugin project, its build, what a plugin file holds, and what its hooks cost on a scenario.
 
-use anyhow::{Context, Result};
+mod bench;
+mod build;
+mod inspect;
+mod new;
+mod settings;
+
+use anyhow::Result;
 use clap::Subcommand;
-use slotwise_cli::conformance::{self, Consulted};
-use slotwise_host::plugin_wit::{PACKAGE, VERSION};
-use slotwise_host::plugins::loading::{self, hook_list, WasmKind};
-use slotwise_host::plugins::sandbox::{bytes, group_digits, Sandbox};
-use slotwise_host::plugins::usage::{slot_of, HOOKS};
-use slotwise_host::plugins::PluginSet;
-use slotwise_host::policy::hook_name;
 use slotwise_host::ComponentReconciler;
-use slotwise_scenario::PluginEntry;
 use std::path::{Path, PathBuf};
-use std::time::{Duration, Instant};
 
 #[derive(Subcommand)]
 pub enum PluginCommand {
+    /// Write a new plugin project: one hook, unit tests, a README, and a
+    /// scenario that `slotwise check` runs against the built component.
+    New {
+        /// Its name, in kebab-case.
+        name: String,
+        /// Its language.
+        #[arg(long, value_enum, default_value = "rust")]
+        lang: new::Lang,
+        /// Where to write it. Default: ./NAME.
+        #[arg(long)]
+        dir: Option<PathBuf>,
+        /// The directory of slotwise's Rust plugin SDK (`plugins/sdk`).
+        /// Default: found in the workspace this executable was built in.
+        #[arg(long)]
+        sdk: Option<PathBuf>,
+    },
+    /// Build the plugin project in DIR into DIR/NAME.wasm, and check it as
+    /// this host checks a plugin it loads.
+    Build {
+        /// The project's directory.
+        #[arg(default_value = ".")]
+        dir: PathBuf,
+    },
     /// Show what a plugin file holds: its hooks, interface version, imports,
-    /// metadata and size, and whether this host would load it.
+    /// metadata and size, whether this host would load it, and what
+    /// settings it needs.
     Inspect {
         /// The plugin component.
         file: PathBuf,
-        /// Settings to try, as JSON.
-        #[arg(long, default_value = "null")]
-        settings: String,
+        /// Settings to try, as JSON text or @FILE. Without them, what the
+        /// plugin needs is shown, and the example its metadata gives tried.
+        #[arg(long)]
+        settings: Option<String>,
         /// Print as JSON.
         #[arg(long)]
         json: bool,
@@ -35,7 +57,7 @@ pub enum PluginCommand {
         file: PathBuf,
         /// A scenario file.
         scenario: PathBuf,
-        /// The plugin's settings, as JSON.
+        /// The plugin's settings, as JSON text or @FILE.
         #[arg(long, default_value = "null")]
         settings: String,
         /// Reconciles to measure.
@@ -50,193 +72,32 @@ pub fn run(
     shipped: &Path,
 ) -> Result<bool> {
     match command {
+        PluginCommand::New {
+            name,
+            lang,
+            dir,
+            sdk,
+        } => {
+            let dir = new::run(name, *lang, dir.as_deref(), sdk.as_deref())?;
+            println!(
+                "wrote plugin {name} in {}; build it with `slotwise plugin build {}`, then `slotwise check {}`",
+                dir.display(),
+                dir.display(),
+                dir.join("tests").display()
+            );
+            Ok(true)
+        }
+        PluginCommand::Build { dir } => build::run(dir).map(|_| true),
         PluginCommand::Inspect {
             file,
             settings,
             json,
-        } => inspect(file, settings, *json),
+        } => inspect::run(file, settings.as_deref(), *json),
         PluginCommand::Bench {
             file,
             scenario,
             settings,
             rounds,
-        } => bench(&component()?, shipped, file, scenario, settings, *rounds),
+        } => bench::run(&component()?, shipped, file, scenario, settings, *rounds),
     }
-}
-
-fn entry(file: &Path, settings: &str) -> Result<PluginEntry> {
-    Ok(PluginEntry {
-        path: Some(file.to_path_buf()),
-        settings: serde_json::from_str(settings).context("--settings is not JSON")?,
-        ..PluginEntry::default()
-    })
-}
-
-fn inspect(file: &Path, settings: &str, json: bool) -> Result<bool> {
-    let sandbox = Sandbox::new()?;
-    let bytes_of =
-        std::fs::read(file).with_context(|| format!("cannot read {}", file.display()))?;
-    let (inspection, _) = loading::inspect(&sandbox, file, &bytes_of)
-        .map_err(|e| anyhow::anyhow!("{}: {e}", file.display()))?;
-    let entry = entry(file, settings)?;
-    let prepared = loading::prepare(&sandbox, &entry, file);
-    let verdict = match &prepared {
-        Err(e) => Err(e.cause.clone()),
-        Ok(plugin) => plugin
-            .instantiate_bare(&sandbox)
-            .and_then(|mut live| plugin.configure(&mut live)),
-    };
-    let metadata = prepared.as_ref().ok().map(|p| &p.metadata);
-    let kind = match inspection.kind {
-        WasmKind::Component => "component",
-        WasmKind::CoreModule => "core module",
-        WasmKind::Other => "not WebAssembly",
-    };
-    if json {
-        let value = serde_json::json!({
-            "file": file.display().to_string(),
-            "size": inspection.size,
-            "sha256": inspection.sha256,
-            "kind": kind,
-            "versions": inspection.versions,
-            "host-version": VERSION,
-            "hooks": inspection.hooks.iter().map(|h| hook_name(*h)).collect::<Vec<_>>(),
-            "imports": inspection.imports,
-            "exports": inspection.exports,
-            "metadata": metadata.map(|m| serde_json::json!({
-                "name": m.name,
-                "version": m.version,
-                "description": m.description,
-                "hooks": m.hooks.iter().map(|h| hook_name(*h)).collect::<Vec<_>>(),
-            })),
-            "loadable": verdict.is_ok(),
-            "refusal": verdict.as_ref().err(),
-        });
-        println!("{}", serde_json::to_string_pretty(&value)?);
-        return Ok(verdict.is_ok());
-    }
-    let versions: Vec<String> = inspection
-        .versions
-        .iter()
-        .map(|v| format!("{PACKAGE}@{v}"))
-        .collect();
-    let rows = [
-        ("file", file.display().to_string()),
-        (
-            "size",
-            format!(
-                "{} ({} bytes)",
-                bytes(inspection.size),
-                group_digits(inspection.size)
-            ),
-        ),
-        ("sha256", inspection.sha256.clone()),
-        ("kind", kind.to_string()),
-        (
-            "interface",
-            format!(
-                "{} (this host speaks {PACKAGE}@{VERSION})",
-                if versions.is_empty() {
-                    "none".to_string()
-                } else {
-                    versions.join(", ")
-                }
-            ),
-        ),
-        ("hooks", hook_list(&inspection.hooks)),
-        ("imports", list(&inspection.imports)),
-        ("exports", list(&inspection.exports)),
-        ("name", metadata.map(|m| m.name.clone()).unwrap_or_default()),
-        (
-            "version",
-            metadata.map(|m| m.version.clone()).unwrap_or_default(),
-        ),
-        (
-            "description",
-            metadata.map(|m| m.description.clone()).unwrap_or_default(),
-        ),
-        (
-            "verdict",
-            match &verdict {
-                Ok(()) => "loadable".to_string(),
-                Err(cause) => format!("refused: {cause}"),
-            },
-        ),
-    ];
-    for (label, value) in rows {
-        println!("{label:<12}{value}");
-    }
-    Ok(verdict.is_ok())
-}
-
-fn list(names: &[String]) -> String {
-    if names.is_empty() {
-        "none".into()
-    } else {
-        names.join(", ")
-    }
-}
-
-fn bench(
-    component: &ComponentReconciler,
-    shipped: &Path,
-    file: &Path,
-    scenario_path: &Path,
-    settings: &str,
-    rounds: u32,
-) -> Result<bool> {
-    let scenario = conformance::load(scenario_path)?;
-    let entries = vec![entry(file, settings)?];
-    let set = PluginSet::load(&entries, Path::new("."), shipped)?;
-    let name = set.plugins()[0].name.clone();
-    let mut consulted = Consulted::Plugins(Box::new(set));
-    let mut without = Consulted::Nothing;
-    let rounds = rounds.max(1);
-    let time = |consulted: &mut Consulted| -> Result<Duration> {
-        let started = Instant::now();
-        for _ in 0..rounds {
-            conformance::reconcile_once(&scenario.input, consulted, Some(component))?
-                .map_err(|f| anyhow::anyhow!("the reconcile failed: {f:?}"))?;
-        }
-        Ok(started.elapsed() / rounds)
-    };
-    let base = time(&mut without)?;
-    let with = time(&mut consulted)?;
-    let Consulted::Plugins(set) = &consulted else {
-        anyhow::bail!("the plugin set went missing");
-    };
-    let usage = &set.usage()[0];
-    println!(
-        "plugin {name} on {} ({rounds} reconciles through the component)",
-        scenario_path.display()
-    );
-    println!(
-        "reconcile without it {:>10.1} µs; with it {:>10.1} µs",
-        micros(base),
-        micros(with)
-    );
-    println!(
-        "{:<10} {:>14} {:>14} {:>14}",
-        "HOOK", "CALLS/ROUND", "µs/CALL", "FUEL/CALL"
-    );
-    for hook in HOOKS {
-        let i = slot_of(hook);
-        let calls = usage.calls[i];
-        if calls == 0 {
-            continue;
-        }
-        println!(
-            "{:<10} {:>14} {:>14.2} {:>14}",
-            hook_name(hook),
-            calls / u64::from(rounds),
-            micros(usage.time[i]) / calls as f64,
-            group_digits(usage.fuel[i] / calls)
-        );
-    }
-    println!("peak memory {}", bytes(usage.peak_memory as u64));
-    Ok(true)
-}
-
-fn micros(d: Duration) -> f64 {
-    d.as_secs_f64() * 1e6
 }

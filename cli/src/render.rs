@@ -85,6 +85,40 @@ pub fn plan(input: &ReconcileInput, plan: &Plan, explain: bool) -> String {
             );
         }
     }
+    if !plan.plugin_failures.is_empty() {
+        let _ = writeln!(
+            out,
+            "\nplugin failures (the plan goes without their answers)"
+        );
+        for f in &plan.plugin_failures {
+            let place = match (&f.group, f.slot) {
+                (Some(g), Some(s)) => format!(" {g}/{s}"),
+                (Some(g), None) => format!(" {g}"),
+                _ => String::new(),
+            };
+            let _ = writeln!(out, "  {} at {}{place}: {}", f.plugin, f.hook, f.cause);
+        }
+    }
+    if explain && !plan.plugin_logs.is_empty() {
+        let _ = writeln!(out, "\nplugin logs");
+        let rows = plan
+            .plugin_logs
+            .iter()
+            .map(|l| {
+                vec![
+                    l.plugin.clone(),
+                    l.hook.clone(),
+                    l.group.clone().unwrap_or_else(|| "-".into()),
+                    wit_name(&l.level),
+                    l.message.clone(),
+                ]
+            })
+            .collect();
+        out.push_str(&table(
+            &["PLUGIN", "HOOK", "GROUP", "LEVEL", "MESSAGE"],
+            rows,
+        ));
+    }
     if explain {
         let _ = writeln!(out, "\nsteps");
         let rows = plan

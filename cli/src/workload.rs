@@ -1,4 +1,4 @@
-//! Generated workloads for benchmarks and tests: a group of any size in the middle of a rolling update, with a mix of every kind of allocation.
+//! Generated workloads for benchmarks and tests: jobs of any size in the middle of a rolling update, with a mix of every kind of allocation.
 
 use slotwise_reconciler::{
     Allocation, AllocationSpec, ClientStatus, DelayFunction, Deployment, DeploymentGroup,
@@ -8,7 +8,6 @@ use slotwise_reconciler::{
 };
 
 const SECOND: i64 = 1_000_000_000;
-
 /// The instant every workload is reconciled at: 2026-01-01T00:00:00Z.
 pub const NOW: i64 = 1_767_225_600 * SECOND;
 
@@ -17,7 +16,13 @@ pub const NOW: i64 = 1_767_225_600 * SECOND;
 /// yet healthy), 5 failed, 2 on a down node, 1 marked to migrate, on nodes
 /// of ten allocations each, one in fifty down and one in a hundred draining.
 pub fn rolling_update(n: usize) -> ReconcileInput {
-    let nodes: Vec<Node> = (0..(n / 10).max(1))
+    rolling_job(1, n)
+}
+
+/// A job of `groups` groups of `n` slots each, every group in the middle
+/// of a rolling update from version 1 to 2, on one set of nodes.
+pub fn rolling_job(groups: usize, n: usize) -> ReconcileInput {
+    let nodes: Vec<Node> = (0..(groups * n / 10).max(1))
         .map(|k| Node {
             id: format!("node-{k:06}"),
             status: if k % 50 == 7 {
@@ -30,8 +35,19 @@ pub fn rolling_update(n: usize) -> ReconcileInput {
         })
         .collect();
     let deployment_id = "deploy-2c1b7a4e-0000-4000-8000-000000000002";
-    let allocations = (0..n)
-        .map(|i| allocation(i, &nodes, deployment_id))
+    let names: Vec<String> = match groups {
+        1 => vec!["web".to_string()],
+        _ => (0..groups).map(|g| format!("web-{g:02}")).collect(),
+    };
+    let allocations = names
+        .iter()
+        .enumerate()
+        .map(|(g, name)| GroupAllocations {
+            group: name.clone(),
+            allocations: (0..n)
+                .map(|i| allocation(g * n + i, i, &nodes, deployment_id))
+                .collect(),
+        })
         .collect();
     ReconcileInput {
         job_id: "web-service".into(),
@@ -45,42 +61,42 @@ pub fn rolling_update(n: usize) -> ReconcileInput {
             priority: 50,
             stopped: false,
             multiregion: false,
-            groups: vec![TaskGroup {
-                name: "web".into(),
-                count: n as u32,
-                update: Some(UpdateStrategy {
-                    max_parallel: (n / 20).max(1) as u32,
-                    canary: 0,
-                    auto_promote: false,
-                    auto_revert: false,
-                    progress_deadline: 600 * SECOND,
-                }),
-                reschedule: Some(ReschedulePolicy {
-                    attempts: 0,
-                    interval: 0,
-                    delay: 30 * SECOND,
-                    delay_function: DelayFunction::Exponential,
-                    max_delay: 3_600 * SECOND,
-                    unlimited: true,
-                }),
-                disconnect: None,
-                tasks: vec![Task {
-                    name: "web".into(),
-                    leader: false,
-                    kill_timeout: 5 * SECOND,
-                }],
-                fingerprint: Fingerprint {
-                    destructive: 2,
-                    in_place: 2,
-                },
-            }],
+            groups: names
+                .iter()
+                .map(|name| TaskGroup {
+                    name: name.clone(),
+                    count: n as u32,
+                    update: Some(UpdateStrategy {
+                        max_parallel: (n / 20).max(1) as u32,
+                        canary: 0,
+                        auto_promote: false,
+                        auto_revert: false,
+                        progress_deadline: 600 * SECOND,
+                    }),
+                    reschedule: Some(ReschedulePolicy {
+                        attempts: 0,
+                        interval: 0,
+                        delay: 30 * SECOND,
+                        delay_function: DelayFunction::Exponential,
+                        max_delay: 3_600 * SECOND,
+                        unlimited: true,
+                    }),
+                    disconnect: None,
+                    tasks: vec![Task {
+                        name: "web".into(),
+                        leader: false,
+                        kill_timeout: 5 * SECOND,
+                    }],
+                    fingerprint: Fingerprint {
+                        destructive: 2,
+                        in_place: 2,
+                    },
+                })
+                .collect(),
             history: Vec::new(),
         }),
         nodes,
-        allocations: vec![GroupAllocations {
-            group: "web".into(),
-            allocations,
-        }],
+        allocations,
         deployment: Some(Deployment {
             id: deployment_id.into(),
             job_id: "web-service".into(),
@@ -88,19 +104,22 @@ pub fn rolling_update(n: usize) -> ReconcileInput {
             job_create_index: 42,
             status: DeploymentStatus::Running,
             description: "Deployment is running".into(),
-            groups: vec![DeploymentGroup {
-                group: "web".into(),
-                promoted: false,
-                placed_canaries: Vec::new(),
-                desired_canaries: 0,
-                desired_total: n as u32,
-                placed_allocs: (n * 3 / 10) as u32,
-                healthy_allocs: (n * 3 / 10) as u32,
-                unhealthy_allocs: 0,
-                auto_promote: false,
-                auto_revert: false,
-                progress_deadline: 600 * SECOND,
-            }],
+            groups: names
+                .iter()
+                .map(|name| DeploymentGroup {
+                    group: name.clone(),
+                    promoted: false,
+                    placed_canaries: Vec::new(),
+                    desired_canaries: 0,
+                    desired_total: n as u32,
+                    placed_allocs: (n * 3 / 10) as u32,
+                    healthy_allocs: (n * 3 / 10) as u32,
+                    unhealthy_allocs: 0,
+                    auto_promote: false,
+                    auto_revert: false,
+                    progress_deadline: 600 * SECOND,
+                })
+                .collect(),
         }),
         eval: Evaluation {
             id: "eval-7f3e".into(),
@@ -113,7 +132,8 @@ pub fn rolling_update(n: usize) -> ReconcileInput {
     }
 }
 
-fn allocation(i: usize, nodes: &[Node], deployment: &str) -> Allocation {
+/// Allocation `i` of the job, at slot `index` of its group.
+fn allocation(i: usize, index: usize, nodes: &[Node], deployment: &str) -> Allocation {
     let mix = i % 100;
     let new_version = (60..90).contains(&mix);
     let failed = (90..95).contains(&mix);
@@ -127,7 +147,7 @@ fn allocation(i: usize, nodes: &[Node], deployment: &str) -> Allocation {
     Allocation {
         spec: AllocationSpec {
             id: format!("{i:08x}-5e1f-4c2a-9b3d-{:012x}", i * 7919),
-            name_index: i as u32,
+            name_index: index as u32,
             job_version: version,
             job_create_index: 42,
             node: node as u32,

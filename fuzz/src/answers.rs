@@ -1,29 +1,20 @@
-//! The plugin-answer target: bytes read as pools of answers, given to a session of a reconcile that asks at every hook, as two plugins' replies.
+//! The plugin-answer target: the fuzzed bytes decide what two plugins answer to every question of a session that asks at every hook; the reconciler may refuse their answers, never panic.
+//!
+//! The bytes are read as a stream of choices, so that every mutation of
+//! them is a different way to answer: a failure or answers, how many (the
+//! right count, one more, one fewer), which slot, candidate, group or change
+//! each names (in range or not), what it decides, the bytes it keeps and the
+//! lines it logs.
 
-use serde::{Deserialize, Serialize};
 use slotwise_reconciler::plugin::{
-    Adjustment, CandidateAdjustment, Classification, Deferral, Hook, PostSlotAnswer,
-    PostSlotDecision, PreSlotAnswer, PreSlotDecision, PromotionDecision, UpdateKind,
+    Adjustment, Answers, Batch, CandidateAdjustment, Classification, Deferral, Hook,
+    PostSlotAnswer, PostSlotDecision, PreSlotAnswer, PreSlotDecision, PromotionAnswer,
+    PromotionDecision, UpdateKind, Veto, ViewParts,
 };
 use slotwise_reconciler::{
-    Consulted, PostSlotReply, PreSlotReply, Progress, PromotionReply, Question, ReconcileInput,
-    Replies, Session,
+    Consulted, Failure, FailureKind, LogLevel, LogLine, Mode, Progress, ReconcileInput, Reply,
+    Session, Usage,
 };
-
-/// The answers a run draws from, in turn, for every item and plugin asked.
-#[derive(Serialize, Deserialize, Default)]
-#[serde(rename_all = "kebab-case")]
-pub struct Pools {
-    #[serde(default)]
-    pub pre_slot: Vec<Result<PreSlotAnswer, String>>,
-    #[serde(default)]
-    pub post_slot: Vec<Result<PostSlotAnswer, String>>,
-    #[serde(default)]
-    pub promotion: Vec<Result<PromotionDecision, String>>,
-    /// Give one reply too few or too many to the question of this number.
-    #[serde(default)]
-    pub miscount: Option<usize>,
-}
 
 /// A canary rollout with a lost node: every hook is asked.
 const SCENARIO: &str = r#"
@@ -50,191 +41,289 @@ fn input() -> Option<ReconcileInput> {
         .map(|s| s.input)
 }
 
-fn consulted() -> Vec<Consulted> {
-    let all = vec![Hook::PreSlot, Hook::PostSlot, Hook::Promotion];
+/// A plugin that fails closed and one that fails open (and monitors, when
+/// the first byte says so), both at every hook, reading every part.
+fn consulted(monitor: bool) -> Vec<Consulted> {
+    let plugin = |name: &str, mode, fail_open| Consulted {
+        name: name.into(),
+        version: "1".into(),
+        hooks: vec![Hook::Promotion, Hook::PreSlot, Hook::PostSlot, Hook::Review],
+        reads: ViewParts {
+            node_ids: true,
+            node_meta: true,
+            allocation_ids: true,
+            candidate_meta: true,
+            change_messages: true,
+        },
+        mode,
+        fail_open,
+        unloaded: None,
+    };
+    let second = if monitor {
+        Mode::Monitor
+    } else {
+        Mode::Enforce
+    };
     vec![
-        Consulted {
-            name: "strict".into(),
-            version: "1".into(),
-            hooks: all.clone(),
-            monitor: false,
-            fail_open: false,
-        },
-        Consulted {
-            name: "lenient".into(),
-            version: "1".into(),
-            hooks: all,
-            monitor: false,
-            fail_open: true,
-        },
+        plugin("strict", Mode::Enforce, false),
+        plugin("lenient", second, true),
     ]
 }
 
-/// Draws the answer after the last one drawn, cycling; `None` for an empty pool.
-fn draw<T: Clone>(pool: &[T], turn: &mut usize) -> Option<T> {
-    let item = pool.get(*turn % pool.len().max(1)).cloned();
-    *turn += 1;
-    item
+/// The fuzzed bytes, read as choices; past their end every choice is zero.
+struct Choices<'a> {
+    data: &'a [u8],
+    at: usize,
 }
 
-/// Runs a session whose plugins answer from the pools in `data` (JSON): the
-/// reconciler may refuse what they answer, never panic.
+impl Choices<'_> {
+    fn byte(&mut self) -> u8 {
+        let b = self.data.get(self.at).copied().unwrap_or(0);
+        self.at += 1;
+        b
+    }
+
+    /// A choice among `n`; zero when there is none.
+    fn below(&mut self, n: u32) -> u32 {
+        u32::from(self.byte()) % n.max(1)
+    }
+
+    fn one_in(&mut self, n: u8) -> bool {
+        self.byte() % n == 0
+    }
+
+    /// A position among `n` items, now and then just past them or far off.
+    fn position(&mut self, n: u32) -> u32 {
+        match self.byte() % 16 {
+            0 => n,
+            1 => u32::MAX,
+            _ => self.below(n),
+        }
+    }
+
+    fn text(&mut self) -> String {
+        let n = self.below(12);
+        (0..n)
+            .map(|_| char::from(b' ' + self.byte() % 95))
+            .collect()
+    }
+
+    fn time(&mut self) -> i64 {
+        let raw = i64::from_le_bytes(std::array::from_fn(|_| self.byte()));
+        match self.byte() % 4 {
+            0 => raw,
+            // Near the scenario's now (2026-01-01), before and after it.
+            _ => 1_767_225_600_000_000_000 + raw % 3_600_000_000_000,
+        }
+    }
+}
+
+/// Runs a session whose two plugins answer as `data` decides: the reconciler
+/// may refuse what they answer, never panic.
 pub fn plugin_answers(data: &[u8]) {
-    let Ok(pools) = serde_json::from_slice::<Pools>(data) else {
-        return;
-    };
+    let mut choices = Choices { data, at: 0 };
     let Some(input) = input() else {
         return;
     };
-    let Ok(mut session) = Session::open(input, consulted()) else {
+    let monitor = choices.one_in(2);
+    let Ok(mut session) = Session::open(input, consulted(monitor)) else {
         return;
     };
-    let mut replies = None;
-    let mut turn = 0;
+    let mut reply = None;
+    let mut batch: Option<Batch> = None;
     // A session asks a bounded number of questions; the bound is a guard.
-    for asked in 0..64 {
-        let question = match session.next(replies.take()) {
+    for _ in 0..64 {
+        let question = match session.next(reply.take()) {
             Ok(Progress::Ask(question)) => question,
             Ok(Progress::Done(_)) | Err(_) => return,
         };
-        let mut answered = answer(&question, &pools, &mut turn);
-        if pools.miscount == Some(asked) {
-            miscount(&mut answered);
+        // A question without a batch is about the previous question's.
+        if let Some(fresh) = question.batch {
+            batch = Some(fresh);
         }
-        replies = Some(answered);
+        let Some(asked) = &batch else {
+            return;
+        };
+        reply = Some(Reply {
+            outcome: outcome(&mut choices, asked, question.items),
+            logs: logs(&mut choices),
+            usage: choices.one_in(2).then(|| Usage {
+                fuel: u64::from(choices.byte()) << 20,
+                memory: u64::from(choices.byte()) << 16,
+            }),
+        });
     }
 }
 
-fn answer(question: &Question, pools: &Pools, turn: &mut usize) -> Replies {
-    match question {
-        Question::PreSlot(slots) => Replies::PreSlot(each(slots.len(), |plugin| PreSlotReply {
-            plugin,
-            answer: draw(&pools.pre_slot, turn).unwrap_or(Ok(PreSlotAnswer {
-                decision: PreSlotDecision::Proceed,
-                ext: None,
-            })),
-        })),
-        Question::PostSlot(slots) => Replies::PostSlot(each(slots.len(), |plugin| PostSlotReply {
-            plugin,
-            answer: draw(&pools.post_slot, turn).unwrap_or(Ok(PostSlotAnswer {
-                decision: PostSlotDecision::Accept,
-                ext: None,
-            })),
-        })),
-        Question::Promotion(groups) => {
-            Replies::Promotion(each(groups.len(), |plugin| PromotionReply {
-                plugin,
-                answer: draw(&pools.promotion, turn)
-                    .unwrap_or(Ok(PromotionDecision::Wait(String::new()))),
-            }))
+fn outcome(choices: &mut Choices, batch: &Batch, items: u32) -> Result<Answers, Failure> {
+    if choices.one_in(8) {
+        let kinds = [
+            FailureKind::Trap,
+            FailureKind::Fuel,
+            FailureKind::Memory,
+            FailureKind::Deadline,
+            FailureKind::TooLarge,
+            FailureKind::Invalid,
+            FailureKind::Load,
+        ];
+        return Err(Failure {
+            kind: kinds[choices.below(kinds.len() as u32) as usize],
+            message: choices.text(),
+        });
+    }
+    // The right count most of the time; one more or one fewer now and then.
+    let count = match choices.byte() % 16 {
+        0 => items + 1,
+        1 => items.saturating_sub(1),
+        _ => items,
+    };
+    let answers = match batch {
+        Batch::PreSlot(b) => Answers::PreSlot(
+            (0..count)
+                .map(|i| pre_slot(choices, i, b.candidates.len() as u32))
+                .collect(),
+        ),
+        Batch::PostSlot(_) => {
+            Answers::PostSlot((0..count).map(|i| post_slot(choices, i)).collect())
         }
+        Batch::Promotion(_) => {
+            Answers::Promotion((0..count).map(|i| promotion(choices, i)).collect())
+        }
+        Batch::Review(b) => {
+            let vetoes = choices.below(4);
+            Answers::Review(
+                (0..vetoes)
+                    .map(|_| Veto {
+                        change: choices.position(b.changes.len() as u32),
+                        reason: choices.text(),
+                    })
+                    .collect(),
+            )
+        }
+    };
+    Ok(answers)
+}
+
+/// The slot an answer names: its own position, now and then another.
+fn slot(choices: &mut Choices, i: u32) -> u32 {
+    if choices.one_in(16) {
+        choices.position(i + 2)
+    } else {
+        i
     }
 }
 
-/// For each of `items` items, the reply of each consulted plugin, in order.
-fn each<R>(items: usize, mut reply: impl FnMut(String) -> R) -> Vec<Vec<R>> {
-    (0..items)
-        .map(|_| {
-            ["strict", "lenient"]
-                .iter()
-                .map(|name| reply((*name).to_string()))
-                .collect()
+fn ext(choices: &mut Choices) -> Option<Vec<u8>> {
+    choices.one_in(4).then(|| {
+        let n = match choices.byte() % 8 {
+            0 => 8 << 10,
+            _ => usize::from(choices.byte()),
+        };
+        vec![choices.byte(); n]
+    })
+}
+
+fn pre_slot(choices: &mut Choices, i: u32, candidates: u32) -> PreSlotAnswer {
+    let classes = [
+        Classification::Untainted,
+        Classification::Migrate,
+        Classification::Lost,
+        Classification::Ignore,
+        Classification::Expiring,
+    ];
+    let updates = [
+        UpdateKind::Ignore,
+        UpdateKind::InPlace,
+        UpdateKind::Destructive,
+    ];
+    let slot = slot(choices, i);
+    let decision = match choices.byte() % 4 {
+        0 => PreSlotDecision::Hold(choices.text()),
+        1 => PreSlotDecision::Adjust(Adjustment {
+            candidates: (0..choices.below(3))
+                .map(|_| CandidateAdjustment {
+                    candidate: choices.position(candidates),
+                    reclassify: choices
+                        .one_in(2)
+                        .then(|| classes[choices.below(classes.len() as u32) as usize]),
+                    update: choices
+                        .one_in(2)
+                        .then(|| updates[choices.below(updates.len() as u32) as usize]),
+                })
+                .collect(),
+            reason: choices.text(),
+        }),
+        _ => PreSlotDecision::Proceed,
+    };
+    PreSlotAnswer {
+        slot,
+        decision,
+        ext: ext(choices),
+    }
+}
+
+fn post_slot(choices: &mut Choices, i: u32) -> PostSlotAnswer {
+    let slot = slot(choices, i);
+    let decision = match choices.byte() % 4 {
+        0 => PostSlotDecision::Veto(choices.text()),
+        1 => PostSlotDecision::Defer(Deferral {
+            until: choices.time(),
+            reason: choices.text(),
+        }),
+        _ => PostSlotDecision::Accept,
+    };
+    PostSlotAnswer {
+        slot,
+        decision,
+        ext: ext(choices),
+    }
+}
+
+fn promotion(choices: &mut Choices, i: u32) -> PromotionAnswer {
+    let group = slot(choices, i);
+    let decision = match choices.byte() % 3 {
+        0 => PromotionDecision::Promote(choices.text()),
+        1 => PromotionDecision::Wait(choices.text()),
+        _ => PromotionDecision::Fail(choices.text()),
+    };
+    PromotionAnswer { group, decision }
+}
+
+fn logs(choices: &mut Choices) -> Vec<LogLine> {
+    let levels = [
+        LogLevel::Debug,
+        LogLevel::Info,
+        LogLevel::Warn,
+        LogLevel::Error,
+    ];
+    let n = match choices.byte() % 16 {
+        0 => 300,
+        k => usize::from(k % 3),
+    };
+    (0..n)
+        .map(|_| LogLine {
+            level: levels[choices.below(levels.len() as u32) as usize],
+            message: if choices.one_in(32) {
+                "x".repeat(8 << 10)
+            } else {
+                choices.text()
+            },
         })
         .collect()
 }
 
-/// One item too many or too few.
-fn miscount(replies: &mut Replies) {
-    fn change<T: Clone>(list: &mut Vec<T>) {
-        match list.first().cloned() {
-            Some(first) if list.len().is_multiple_of(2) => list.push(first),
-            _ => {
-                list.pop();
-            }
-        }
-    }
-    match replies {
-        Replies::PreSlot(l) => change(l),
-        Replies::PostSlot(l) => change(l),
-        Replies::Promotion(l) => change(l),
-    }
-}
-
-/// Starting points for the corpus: each kind of answer, sound and unsound.
-pub fn seeds() -> Vec<(String, Pools)> {
-    let adjust = |allocation: &str, reclassify, update| PreSlotAnswer {
-        decision: PreSlotDecision::Adjust(Adjustment {
-            reason: "fuzz".into(),
-            candidates: vec![CandidateAdjustment {
-                allocation: allocation.into(),
-                reclassify,
-                update,
-            }],
-        }),
-        ext: Some(b"state".to_vec()),
-    };
-    let defer = |until| PostSlotAnswer {
-        decision: PostSlotDecision::Defer(Deferral {
-            until,
-            reason: "window".into(),
-        }),
-        ext: None,
-    };
+/// Starting points for the corpus: byte streams that answer soundly, hold,
+/// adjust, veto, defer, promote, fail, miscount and log.
+pub fn seeds() -> Vec<(String, Vec<u8>)> {
     vec![
-        ("all-neutral".into(), Pools::default()),
-        (
-            "holds-and-vetoes".into(),
-            Pools {
-                pre_slot: vec![Ok(PreSlotAnswer {
-                    decision: PreSlotDecision::Hold("frozen".into()),
-                    ext: None,
-                })],
-                post_slot: vec![Ok(PostSlotAnswer {
-                    decision: PostSlotDecision::Veto("no".into()),
-                    ext: None,
-                })],
-                promotion: vec![Ok(PromotionDecision::Promote("healthy".into()))],
-                miscount: None,
-            },
-        ),
-        (
-            "adjustments".into(),
-            Pools {
-                pre_slot: vec![
-                    Ok(adjust("web-4", Some(Classification::Lost), None)),
-                    Ok(adjust("web-0", None, Some(UpdateKind::InPlace))),
-                    Ok(adjust("stranger", Some(Classification::Migrate), None)),
-                    Ok(adjust("web-1", Some(Classification::Ignore), None)),
-                ],
-                ..Pools::default()
-            },
-        ),
-        (
-            "deferrals".into(),
-            Pools {
-                post_slot: vec![
-                    Ok(defer(1_767_229_200_000_000_000)),
-                    Ok(defer(0)),
-                    Ok(defer(i64::MAX)),
-                ],
-                promotion: vec![Ok(PromotionDecision::Fail("bad canary".into()))],
-                ..Pools::default()
-            },
-        ),
+        ("all-neutral".into(), Vec::new()),
+        ("holds-and-vetoes".into(), [1, 3, 2, 0, 4, 1].repeat(40)),
+        ("adjustments".into(), [1, 5, 2, 1, 2, 7, 3, 1].repeat(40)),
+        ("deferrals".into(), [9, 2, 4, 1, 1, 200, 13, 0].repeat(40)),
         (
             "failures-and-miscounts".into(),
-            Pools {
-                pre_slot: vec![
-                    Err("trap".into()),
-                    Ok(PreSlotAnswer {
-                        decision: PreSlotDecision::Proceed,
-                        ext: Some(vec![0; 64]),
-                    }),
-                ],
-                post_slot: vec![Err("out of fuel".into())],
-                promotion: vec![Err("deadline".into())],
-                miscount: Some(1),
-            },
+            [0, 8, 16, 1, 17].repeat(40),
         ),
+        ("logs".into(), [2, 3, 16, 5, 32].repeat(40)),
     ]
 }

@@ -1,10 +1,10 @@
 //! A candidate: an existing allocation as its slot sees it, with what the steps have decided about it.
 
 use crate::classification::{classify, Facts, Rule, Taint};
-use crate::policy::Policy;
+use crate::policy::{GroupVersions, Policy};
 use crate::{
-    Allocation, AllocationUpdate, Classification, ClientStatus, Node, ObservedState, Reason, Stop,
-    Timestamp, UpdateKind,
+    Allocation, AllocationUpdate, Classification, ClientStatus, GroupAllocations, Job, Node,
+    ObservedState, Reason, ReconcileInput, Stop, Timestamp, UpdateKind,
 };
 
 /// Which working set a candidate is in. The steps move candidates between
@@ -214,4 +214,36 @@ impl<'a> Candidate<'a> {
     pub(crate) fn is_older_than(&self, version: u64, create_index: u64) -> bool {
         self.alloc.spec.job_version < version || self.alloc.spec.job_create_index < create_index
     }
+}
+
+/// The candidates of group `name`, sorted by slot, then by creation, then by
+/// identifier: the order every later tie is broken in.
+pub(crate) fn gather<'a>(
+    input: &'a ReconcileInput,
+    job: Option<&'a Job>,
+    name: &str,
+) -> Vec<Candidate<'a>> {
+    let versions = GroupVersions::new(job, name);
+    let allocations = input
+        .allocations
+        .iter()
+        .find(|g| g.group == name)
+        .map_or(&[][..], |g: &GroupAllocations| &g.allocations);
+    let mut candidates: Vec<Candidate<'a>> = allocations
+        .iter()
+        .map(|a| {
+            // Validation guarantees the node exists.
+            let node = &input.nodes[a.spec.node as usize];
+            let policy = Policy::new(versions.for_allocation(&a.spec));
+            Candidate::new(a, node, policy, input.explain)
+        })
+        .collect();
+    candidates.sort_by(|a, b| {
+        (a.index(), a.alloc.spec.create_index, a.id()).cmp(&(
+            b.index(),
+            b.alloc.spec.create_index,
+            b.id(),
+        ))
+    });
+    candidates
 }

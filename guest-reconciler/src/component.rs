@@ -4,9 +4,7 @@ use crate::wit::exports::slotwise::reconciler::reconcile::Guest;
 use crate::wit::exports::slotwise::reconciler::session::{
     Guest as SessionGuest, GuestSession, Session as SessionHandle,
 };
-use crate::{
-    Consulted, InputError, Plan, Progress, ReconcileInput, Replies, Session, SessionError,
-};
+use crate::{Consulted, InputError, Plan, Progress, ReconcileInput, Reply, Session, SessionError};
 use std::cell::RefCell;
 
 struct Component;
@@ -34,8 +32,8 @@ impl GuestSession for SessionResource {
         Ok(SessionHandle::new(SessionResource(RefCell::new(session))))
     }
 
-    fn next(&self, replies: Option<Replies>) -> Result<Progress, SessionError> {
-        self.0.borrow_mut().next(replies)
+    fn next(&self, reply: Option<Reply>) -> Result<Progress, SessionError> {
+        self.0.borrow_mut().next(reply)
     }
 }
 

@@ -1,193 +1,125 @@
-//! Composing the replies of several plugins on one item: each answer is checked, a monitoring plugin's answer is only reported, a failed plugin is skipped or ends the reconcile as it chose, and of the applied answers the most cautious wins.
+//! Composing the checked answers of several plugins to one batch into rulings: a monitoring plugin's answer is only reported, and of the applied answers the most cautious wins.
 
-use crate::plugin::{
-    Adjustment, CandidateAdjustment, Hook, PostSlotDecision, PreSlotDecision, PromotionDecision,
-    SlotProposal, SlotView,
-};
-use crate::{
-    answers, Consulted, PluginExt, PluginFailure, PolicyAction, PolicyVerdict, PostSlotReply,
-    PreSlotReply, PromotionReply, SessionError,
-};
+use crate::answers::Checked;
+use crate::plugin::{Adjustment, PostSlotDecision, PreSlotDecision, PromotionDecision};
+use crate::ruling::{self, Adjusted, ReviewVeto, Ruled, Ruling, Rulings};
+use crate::views::{reconciler_update, standing, Shown};
+use crate::{PolicyAction, PolicyVerdict, SlotExt};
 
-/// The item replies are about.
-pub(crate) struct Item<'a> {
-    pub(crate) hook: Hook,
-    pub(crate) group: &'a str,
-    pub(crate) slot: Option<u32>,
+/// One plugin's checked answers, and who gave them.
+pub(crate) struct Answer<'p> {
+    pub(crate) plugin: &'p str,
+    pub(crate) monitor: bool,
+    pub(crate) checked: Checked,
 }
 
-/// What the replies on items come to, besides the decisions applied.
-#[derive(Default)]
-pub(crate) struct Tally {
-    /// What monitoring plugins would have done.
-    pub(crate) monitored: Vec<PolicyAction>,
-    /// Answers skipped because their plugin failed open.
-    pub(crate) failures: Vec<PluginFailure>,
-    /// Bytes plugins attached to the item.
-    pub(crate) ext: Vec<PluginExt>,
+/// The rulings the answers come to, and the bytes plugins attached to slots.
+pub(crate) fn compose(shown: &Shown, answers: Vec<Answer>) -> (Rulings, Vec<SlotExt>) {
+    let mut ext = Vec::new();
+    let rulings = match shown.hook {
+        crate::plugin::Hook::PreSlot => Rulings::PreSlot(pre_slot(shown, answers, &mut ext)),
+        crate::plugin::Hook::PostSlot => Rulings::PostSlot(post_slot(shown, answers, &mut ext)),
+        crate::plugin::Hook::Promotion => Rulings::Promotion(promotion(shown, answers)),
+        crate::plugin::Hook::Review => Rulings::Review(review(shown, answers)),
+    };
+    (rulings, ext)
 }
 
-impl Tally {
-    /// Keeps the bytes `plugin` attached to the item, if any.
-    fn keep_ext(&mut self, plugin: &str, data: Option<Vec<u8>>) {
-        if let Some(data) = data {
-            self.ext.push(PluginExt {
-                plugin: plugin.to_string(),
-                data,
-            });
-        }
+/// What a monitoring plugin would have done to an item.
+fn monitored(
+    shown: &Shown,
+    plugin: &str,
+    group: usize,
+    slot: Option<u32>,
+    verdict: PolicyVerdict,
+    reason: String,
+) -> PolicyAction {
+    PolicyAction {
+        plugin: plugin.to_string(),
+        group: shown.groups[group].clone(),
+        slot,
+        verdict,
+        reason,
+        applied: false,
     }
 }
 
-/// A checked answer and who gave it.
-struct Answer<A> {
-    plugin: String,
-    monitor: bool,
-    answer: A,
-}
-
-impl Item<'_> {
-    /// Checks each reply; returns the answers to weigh, in order. A failure
-    /// or an invalid answer is recorded in `tally` when its plugin fails
-    /// open, and ends the reconcile otherwise.
-    fn sort<A>(
-        &self,
-        consulted: &[Consulted],
-        replies: Vec<(String, Result<A, String>)>,
-        check: impl Fn(&A) -> Result<(), String>,
-        tally: &mut Tally,
-    ) -> Result<Vec<Answer<A>>, SessionError> {
-        let mut answers = Vec::with_capacity(replies.len());
-        for (plugin, answer) in replies {
-            let Some(c) = consulted.iter().find(|c| c.name == plugin) else {
-                return Err(self.error(&plugin, format!("`{plugin}` is not a consulted plugin")));
-            };
-            if !c.hooks.contains(&self.hook) {
-                let message = format!("`{plugin}` replied at a hook it does not implement");
-                return Err(self.error(&plugin, message));
-            }
-            let checked = answer.and_then(|a| match check(&a) {
-                Ok(()) => Ok(a),
-                Err(why) => Err(format!("answered something invalid: {why}")),
-            });
-            match checked {
-                Ok(answer) => answers.push(Answer {
-                    plugin,
-                    monitor: c.monitor,
-                    answer,
-                }),
-                // What a monitoring plugin does never changes the outcome,
-                // so its failures are reported as a failing-open one's are.
-                Err(cause) if c.fail_open || c.monitor => tally.failures.push(PluginFailure {
-                    plugin,
-                    hook: crate::session::hook_name(self.hook).to_string(),
-                    group: Some(self.group.to_string()),
-                    slot: self.slot,
-                    cause,
-                }),
-                Err(cause) => {
-                    let who = match c.version.as_str() {
-                        "" => c.name.clone(),
-                        version => format!("{} {version}", c.name),
-                    };
-                    let message = format!(
-                        "plugin {who} failed at {}{}: {cause}",
-                        crate::session::hook_name(self.hook),
-                        self.place()
-                    );
-                    return Err(self.error(&plugin, message));
-                }
-            }
-        }
-        Ok(answers)
-    }
-
-    fn place(&self) -> String {
-        match self.slot {
-            Some(slot) => format!(" (group {}, slot {slot})", self.group),
-            None => format!(" (group {})", self.group),
-        }
-    }
-
-    fn error(&self, plugin: &str, message: String) -> SessionError {
-        SessionError {
+/// Keeps the bytes `plugin` attached to batch slot `at`.
+fn keep(shown: &Shown, ext: &mut Vec<SlotExt>, plugin: &str, at: usize, data: Option<Vec<u8>>) {
+    if let Some(data) = data {
+        let slot = &shown.slots[at];
+        ext.push(SlotExt {
             plugin: plugin.to_string(),
-            group: self.group.to_string(),
-            slot: self.slot,
-            message,
-        }
-    }
-
-    /// Records what a monitoring plugin would have done.
-    fn monitored(&self, tally: &mut Tally, plugin: String, verdict: PolicyVerdict, reason: String) {
-        tally.monitored.push(PolicyAction {
-            plugin,
-            group: self.group.to_string(),
-            slot: self.slot,
-            verdict,
-            reason,
-            applied: false,
+            group: shown.groups[slot.group].clone(),
+            slot: slot.index,
+            data,
         });
     }
 }
 
-/// The composed pre-slot decision on `slot`, and who it is by: a hold wins;
-/// adjustments merge, the earlier plugin's choice winning for a candidate
-/// two adjust.
-pub(crate) fn pre_slot(
-    consulted: &[Consulted],
-    slot: &SlotView,
-    replies: Vec<PreSlotReply>,
-    tally: &mut Tally,
-) -> Result<(PreSlotDecision, String), SessionError> {
-    let item = Item {
-        hook: Hook::PreSlot,
-        group: &slot.group,
-        slot: Some(slot.index),
-    };
-    let replies = replies.into_iter().map(|r| (r.plugin, r.answer)).collect();
-    let answers = item.sort(
-        consulted,
-        replies,
-        |a| answers::check_pre_slot(slot, &a.decision),
-        tally,
-    )?;
-    let mut hold: Option<(String, String)> = None;
-    let mut adjust: Vec<(String, Adjustment)> = Vec::new();
-    for Answer {
-        plugin,
-        monitor,
-        answer,
-    } in answers
-    {
-        tally.keep_ext(&plugin, answer.ext);
-        match (answer.decision, monitor) {
-            (PreSlotDecision::Proceed, _) => {}
-            (PreSlotDecision::Hold(why), true) => {
-                item.monitored(tally, plugin, PolicyVerdict::Held, why)
+/// Per slot: a hold wins; adjustments merge, the earlier plugin's choice
+/// winning for a candidate two adjust.
+fn pre_slot(
+    shown: &Shown,
+    answers: Vec<Answer>,
+    ext: &mut Vec<SlotExt>,
+) -> Vec<Ruling<ruling::PreSlot>> {
+    let mut rulings: Vec<Ruling<ruling::PreSlot>> =
+        (0..shown.slots.len()).map(|_| Ruling::default()).collect();
+    let mut adjustments: Vec<Vec<(&str, Adjustment)>> = vec![Vec::new(); shown.slots.len()];
+    for answer in answers {
+        let Checked::PreSlot(list) = answer.checked else {
+            continue;
+        };
+        for (at, (decision, data)) in list.into_iter().enumerate() {
+            keep(shown, ext, answer.plugin, at, data);
+            let slot = &shown.slots[at];
+            let ruling = &mut rulings[at];
+            match (decision, answer.monitor) {
+                (PreSlotDecision::Proceed, _) => {}
+                (PreSlotDecision::Hold(why), true) => ruling.monitored.push(monitored(
+                    shown,
+                    answer.plugin,
+                    slot.group,
+                    Some(slot.index),
+                    PolicyVerdict::Held,
+                    why,
+                )),
+                (PreSlotDecision::Adjust(a), true) => ruling.monitored.push(monitored(
+                    shown,
+                    answer.plugin,
+                    slot.group,
+                    Some(slot.index),
+                    PolicyVerdict::Adjusted,
+                    a.reason,
+                )),
+                (PreSlotDecision::Hold(why), false) => {
+                    if ruling
+                        .ruled
+                        .as_ref()
+                        .is_none_or(|r| !matches!(r.decision, ruling::PreSlot::Hold(_)))
+                    {
+                        ruling.ruled = Some(Ruled {
+                            by: answer.plugin.to_string(),
+                            decision: ruling::PreSlot::Hold(why),
+                        });
+                    }
+                }
+                (PreSlotDecision::Adjust(a), false) => adjustments[at].push((answer.plugin, a)),
             }
-            (PreSlotDecision::Adjust(a), true) => {
-                item.monitored(tally, plugin, PolicyVerdict::Adjusted, a.reason)
-            }
-            (PreSlotDecision::Hold(why), false) => {
-                hold.get_or_insert((plugin, why));
-            }
-            (PreSlotDecision::Adjust(a), false) => adjust.push((plugin, a)),
         }
     }
-    Ok(if let Some((by, why)) = hold {
-        (PreSlotDecision::Hold(why), by)
-    } else if adjust.is_empty() {
-        (PreSlotDecision::Proceed, String::new())
-    } else {
-        let (by, adjustment) = merge(adjust);
-        (PreSlotDecision::Adjust(adjustment), by)
-    })
+    for (at, (ruling, adjust)) in rulings.iter_mut().zip(adjustments).enumerate() {
+        if ruling.ruled.is_none() && !adjust.is_empty() {
+            ruling.ruled = Some(merge(shown, at, adjust));
+        }
+    }
+    rulings
 }
 
-fn merge(adjustments: Vec<(String, Adjustment)>) -> (String, Adjustment) {
-    let by: Vec<&str> = adjustments.iter().map(|(b, _)| b.as_str()).collect();
-    let by = by.join(", ");
+/// The adjustments of several plugins on batch slot `at`, as one.
+fn merge(shown: &Shown, at: usize, adjustments: Vec<(&str, Adjustment)>) -> Ruled<ruling::PreSlot> {
+    let by: Vec<&str> = adjustments.iter().map(|(b, _)| *b).collect();
     let reason = if let [(_, only)] = adjustments.as_slice() {
         only.reason.clone()
     } else {
@@ -197,123 +129,168 @@ fn merge(adjustments: Vec<(String, Adjustment)>) -> (String, Adjustment) {
             .collect();
         reasons.join("; ")
     };
-    let mut candidates: Vec<CandidateAdjustment> = Vec::new();
-    for (_, a) in adjustments {
-        for c in a.candidates {
-            match candidates.iter_mut().find(|m| m.allocation == c.allocation) {
+    let slot = &shown.slots[at];
+    let mut candidates: Vec<Adjusted> = Vec::new();
+    for (_, a) in &adjustments {
+        for c in &a.candidates {
+            // Checked: the candidate is within the slot's span.
+            let position = slot.group_first + (c.candidate - slot.candidates.first) as usize;
+            let standing = c.reclassify.and_then(standing);
+            let update = c.update.map(reconciler_update);
+            match candidates.iter_mut().find(|m| m.candidate == position) {
                 Some(m) => {
-                    m.reclassify = m.reclassify.or(c.reclassify);
-                    m.update = m.update.or(c.update);
+                    m.standing = m.standing.or(standing);
+                    m.update = m.update.or(update);
                 }
-                None => candidates.push(c),
+                None => candidates.push(Adjusted {
+                    candidate: position,
+                    standing,
+                    update,
+                }),
             }
         }
     }
-    (by, Adjustment { candidates, reason })
+    Ruled {
+        by: by.join(", "),
+        decision: ruling::PreSlot::Adjust { reason, candidates },
+    }
 }
 
-/// The composed post-slot decision on `proposal`, and who it is by: a veto
-/// wins, then the latest deferral.
-pub(crate) fn post_slot(
-    consulted: &[Consulted],
-    proposal: &SlotProposal,
-    replies: Vec<PostSlotReply>,
-    tally: &mut Tally,
-) -> Result<(PostSlotDecision, String), SessionError> {
-    let item = Item {
-        hook: Hook::PostSlot,
-        group: &proposal.slot.group,
-        slot: Some(proposal.slot.index),
-    };
-    let replies = replies.into_iter().map(|r| (r.plugin, r.answer)).collect();
-    let answers = item.sort(
-        consulted,
-        replies,
-        |a| answers::check_post_slot(proposal, &a.decision),
-        tally,
-    )?;
-    let mut chosen: Option<(String, PostSlotDecision)> = None;
-    for Answer {
-        plugin,
-        monitor,
-        answer,
-    } in answers
-    {
-        tally.keep_ext(&plugin, answer.ext);
-        let decision = answer.decision;
-        if monitor {
-            match decision {
-                PostSlotDecision::Accept => {}
-                PostSlotDecision::Veto(why) => {
-                    item.monitored(tally, plugin, PolicyVerdict::Vetoed, why)
-                }
-                PostSlotDecision::Defer(d) => {
-                    item.monitored(tally, plugin, PolicyVerdict::Deferred, d.reason)
-                }
-            }
+/// Per slot: a veto wins, then the latest deferral.
+fn post_slot(
+    shown: &Shown,
+    answers: Vec<Answer>,
+    ext: &mut Vec<SlotExt>,
+) -> Vec<Ruling<ruling::PostSlot>> {
+    let mut rulings: Vec<Ruling<ruling::PostSlot>> =
+        (0..shown.slots.len()).map(|_| Ruling::default()).collect();
+    for answer in answers {
+        let Checked::PostSlot(list) = answer.checked else {
             continue;
-        }
-        let replaces = match (&chosen, &decision) {
-            (_, PostSlotDecision::Accept) => false,
-            (None, _) => true,
-            (Some((_, PostSlotDecision::Veto(_))), _) => false,
-            (Some(_), PostSlotDecision::Veto(_)) => true,
-            (Some((_, PostSlotDecision::Defer(old))), PostSlotDecision::Defer(new)) => {
-                new.until > old.until
-            }
-            (Some(_), PostSlotDecision::Defer(_)) => true,
         };
-        if replaces {
-            chosen = Some((plugin, decision));
+        for (at, (decision, data)) in list.into_iter().enumerate() {
+            keep(shown, ext, answer.plugin, at, data);
+            let slot = &shown.slots[at];
+            let ruling = &mut rulings[at];
+            let decision = match decision {
+                PostSlotDecision::Accept => continue,
+                PostSlotDecision::Veto(why) => ruling::PostSlot::Veto(why),
+                PostSlotDecision::Defer(d) => ruling::PostSlot::Defer {
+                    until: d.until,
+                    reason: d.reason,
+                },
+            };
+            if answer.monitor {
+                let (verdict, why) = match decision {
+                    ruling::PostSlot::Veto(why) => (PolicyVerdict::Vetoed, why),
+                    ruling::PostSlot::Defer { reason, .. } => (PolicyVerdict::Deferred, reason),
+                };
+                let action = monitored(
+                    shown,
+                    answer.plugin,
+                    slot.group,
+                    Some(slot.index),
+                    verdict,
+                    why,
+                );
+                ruling.monitored.push(action);
+                continue;
+            }
+            let replaces = match (&ruling.ruled, &decision) {
+                (None, _) => true,
+                (
+                    Some(Ruled {
+                        decision: ruling::PostSlot::Veto(_),
+                        ..
+                    }),
+                    _,
+                ) => false,
+                (Some(_), ruling::PostSlot::Veto(_)) => true,
+                (
+                    Some(Ruled {
+                        decision: ruling::PostSlot::Defer { until: old, .. },
+                        ..
+                    }),
+                    ruling::PostSlot::Defer { until: new, .. },
+                ) => new > old,
+            };
+            if replaces {
+                ruling.ruled = Some(Ruled {
+                    by: answer.plugin.to_string(),
+                    decision,
+                });
+            }
         }
     }
-    Ok(match chosen {
-        Some((by, decision)) => (decision, by),
-        None => (PostSlotDecision::Accept, String::new()),
-    })
+    rulings
 }
 
-/// The composed promotion decision on the canaries of `group`, and who it is
-/// by: a failure wins, then waiting, then promotion; none when no plugin
-/// applied an answer.
-pub(crate) fn promotion(
-    consulted: &[Consulted],
-    group: &str,
-    replies: Vec<PromotionReply>,
-    tally: &mut Tally,
-) -> Result<Option<(PromotionDecision, String)>, SessionError> {
-    let item = Item {
-        hook: Hook::Promotion,
-        group,
-        slot: None,
+/// Per deployment group: a failure wins, then waiting, then promotion; no
+/// ruling when no plugin applied a say.
+fn promotion(shown: &Shown, answers: Vec<Answer>) -> Vec<Ruling<ruling::Promotion>> {
+    let rank = |d: &ruling::Promotion| match d {
+        ruling::Promotion::Fail(_) => 2,
+        ruling::Promotion::Wait(_) => 1,
+        ruling::Promotion::Promote(_) => 0,
     };
-    let replies = replies.into_iter().map(|r| (r.plugin, r.answer)).collect();
-    let answers = item.sort(consulted, replies, |_| Ok(()), tally)?;
-    let rank = |d: &PromotionDecision| match d {
-        PromotionDecision::Fail(_) => 2,
-        PromotionDecision::Wait(_) => 1,
-        PromotionDecision::Promote(_) => 0,
-    };
-    let mut chosen: Option<(PromotionDecision, String)> = None;
-    for Answer {
-        plugin,
-        monitor,
-        answer,
-    } in answers
-    {
-        if monitor {
-            let (verdict, why) = match answer {
-                PromotionDecision::Promote(w) => (PolicyVerdict::Promoted, w),
-                PromotionDecision::Wait(w) => (PolicyVerdict::Waited, w),
-                PromotionDecision::Fail(w) => (PolicyVerdict::Failed, w),
+    let mut rulings: Vec<Ruling<ruling::Promotion>> =
+        (0..shown.groups.len()).map(|_| Ruling::default()).collect();
+    for answer in answers {
+        let Checked::Promotion(list) = answer.checked else {
+            continue;
+        };
+        for (at, decision) in list.into_iter().enumerate() {
+            let (decision, verdict) = match decision {
+                PromotionDecision::Abstain => continue,
+                PromotionDecision::Promote(w) => {
+                    (ruling::Promotion::Promote(w), PolicyVerdict::Promoted)
+                }
+                PromotionDecision::Wait(w) => (ruling::Promotion::Wait(w), PolicyVerdict::Waited),
+                PromotionDecision::Fail(w) => (ruling::Promotion::Fail(w), PolicyVerdict::Failed),
             };
-            item.monitored(tally, plugin, verdict, why);
-        } else if chosen
-            .as_ref()
-            .is_none_or(|(old, _)| rank(&answer) > rank(old))
-        {
-            chosen = Some((answer, plugin));
+            let ruling = &mut rulings[at];
+            if answer.monitor {
+                let why = match decision {
+                    ruling::Promotion::Promote(w)
+                    | ruling::Promotion::Wait(w)
+                    | ruling::Promotion::Fail(w) => w,
+                };
+                ruling
+                    .monitored
+                    .push(monitored(shown, answer.plugin, at, None, verdict, why));
+            } else if ruling
+                .ruled
+                .as_ref()
+                .is_none_or(|old| rank(&decision) > rank(&old.decision))
+            {
+                ruling.ruled = Some(Ruled {
+                    by: answer.plugin.to_string(),
+                    decision,
+                });
+            }
         }
     }
-    Ok(chosen)
+    rulings
+}
+
+/// Every veto, in the order plugins were asked; a monitoring plugin's are
+/// only reported.
+fn review(shown: &Shown, answers: Vec<Answer>) -> Vec<ReviewVeto> {
+    let mut vetoes = Vec::new();
+    for answer in answers {
+        let Checked::Review(list) = answer.checked else {
+            continue;
+        };
+        for (at, reason) in list {
+            let slot = &shown.slots[at];
+            vetoes.push(ReviewVeto {
+                group: slot.group,
+                slot: slot.index,
+                by: answer.plugin.to_string(),
+                reason,
+                applied: !answer.monitor,
+            });
+        }
+    }
+    vetoes
 }

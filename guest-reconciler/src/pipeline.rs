@@ -1,4 +1,4 @@
-//! The pipeline: named steps run in order, each reporting how it ended and what it did.
+//! The pipeline: named steps run in order, each reporting how it ended and what it did; a step may pause the run, which resumes at that step.
 
 use crate::{StepReport, StepStatus};
 
@@ -7,6 +7,7 @@ pub(crate) struct Outcome {
     status: StepStatus,
     message: String,
     finish: bool,
+    pause: bool,
 }
 
 impl Outcome {
@@ -25,11 +26,21 @@ impl Outcome {
         Self::new(StepStatus::Waiting, message)
     }
 
+    /// The step needs what only its caller can give (the plugins' rulings):
+    /// the run stops before it, and calls it again when resumed.
+    pub(crate) fn pause() -> Self {
+        Self {
+            pause: true,
+            ..Self::new(StepStatus::Waiting, String::new())
+        }
+    }
+
     fn new(status: StepStatus, message: impl Into<String>) -> Self {
         Self {
             status,
             message: message.into(),
             finish: false,
+            pause: false,
         }
     }
 
@@ -54,10 +65,24 @@ pub(crate) struct Step<S> {
     pub(crate) run: fn(&mut S) -> Outcome,
 }
 
-/// Runs `steps` in order on `state`, appending a report line per step run.
-pub(crate) fn run<S: Reporting>(state: &mut S, steps: &[Step<S>]) {
-    for step in steps {
+/// How a run of steps stopped.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub(crate) enum Flow {
+    /// Every step ran, or one finished the run.
+    Finished,
+    /// A step paused the run; it is called again when the run resumes.
+    Paused,
+}
+
+/// Runs `steps` in order on `state` from the one at `cursor`, appending a
+/// report line per step that ends; leaves `cursor` at a step that pauses.
+pub(crate) fn run<S: Reporting>(state: &mut S, steps: &[Step<S>], cursor: &mut usize) -> Flow {
+    while let Some(step) = steps.get(*cursor) {
         let outcome = (step.run)(state);
+        if outcome.pause {
+            return Flow::Paused;
+        }
+        *cursor += 1;
         let group = state.group();
         state.reports().push(StepReport {
             step: step.name.to_string(),
@@ -66,7 +91,9 @@ pub(crate) fn run<S: Reporting>(state: &mut S, steps: &[Step<S>]) {
             message: outcome.message,
         });
         if outcome.finish {
+            *cursor = steps.len();
             break;
         }
     }
+    Flow::Finished
 }

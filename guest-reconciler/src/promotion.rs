@@ -1,96 +1,69 @@
-//! Promotion: canaries awaiting promotion are put to the policy, and its proposal is applied only when the guards allow it.
+//! Promotion: canaries awaiting promotion are put to whoever wants a say, and a proposal to promote is applied only when the guards allow it.
 
-use crate::composition::{self, Tally};
+use crate::candidate::gather;
 use crate::pipeline::Outcome;
-use crate::plugin::{Hook, PromotionDecision, PromotionRequest};
-use crate::reconcile::{gather, JobRun};
-use crate::{
-    views, DeploymentStatus, PolicyAction, PolicyVerdict, Promotion, Question, Reason, SessionError,
-};
+use crate::ruling::{Promotion as Call, Ruling, Rulings};
+use crate::run::{Awaiting, JobRun};
+use crate::{DeploymentStatus, PolicyAction, PolicyVerdict, Promotion, Reason};
 
-/// The promotion step: asks the policy about every group of the current
-/// deployment whose canaries await promotion, and applies what the guards
-/// allow.
+/// The promotion step: when someone wants a say, pauses with every group of
+/// the current deployment whose canaries await promotion, and applies what
+/// the guards allow of the rulings it is resumed with.
 pub(crate) fn run(run: &mut JobRun) -> Outcome {
     let Some(deployment) = run.deployments.existing() else {
         return Outcome::skipped("no current deployment");
     };
-    let requests: Vec<PromotionRequest> = deployment
-        .groups
-        .iter()
-        .filter(|g| g.desired_canaries > 0 && !g.promoted)
-        .map(|state| PromotionRequest {
-            deployment: deployment.id.clone(),
-            group: state.group.clone(),
-            desired_canaries: state.desired_canaries,
-            canaries: gather(run.input, run.job, &state.group)
-                .iter()
-                .filter(|c| state.placed_canaries.iter().any(|id| id == c.id()))
-                .filter(|c| !c.observed().is_terminal())
-                .map(|c| views::candidate(c, run.input.now))
-                .collect(),
-            now: run.input.now,
-        })
-        .collect();
-    if requests.is_empty() {
+    if run.awaiting.is_empty() {
+        run.awaiting = deployment
+            .groups
+            .iter()
+            .filter(|g| g.desired_canaries > 0 && !g.promoted)
+            .map(|state| Awaiting {
+                deployment: &deployment.id,
+                group: &state.group,
+                desired_canaries: state.desired_canaries,
+                canaries: gather(run.input, run.job, &state.group)
+                    .into_iter()
+                    .filter(|c| state.placed_canaries.iter().any(|id| id == c.id()))
+                    .filter(|c| !c.observed().is_terminal())
+                    .collect(),
+            })
+            .collect();
+    }
+    if run.awaiting.is_empty() {
         return Outcome::skipped("no canaries await promotion");
     }
-    if !run.hooks.asks(Hook::Promotion) {
-        let lines: Vec<String> = requests.iter().map(awaiting).collect();
+    if !run.wants.promotion {
+        let lines: Vec<String> = run.awaiting.iter().map(awaiting).collect();
         return Outcome::skipped(lines.join("; "));
     }
-    let Some(replies) = run.hooks.promotion(&requests) else {
-        let asked = requests.len();
-        run.pending = Some(Question::Promotion(requests));
-        return Outcome::waiting(format!("asks the plugins about {asked} deployment groups"))
-            .and_finish();
+    let rulings = match run.rulings.take() {
+        Some(Rulings::Promotion(rulings)) => rulings,
+        other => {
+            run.rulings = other;
+            return Outcome::pause();
+        }
     };
-    if replies.len() != requests.len() {
-        run.refused = Some(SessionError {
-            plugin: String::new(),
-            group: String::new(),
-            slot: None,
-            message: format!(
-                "{} replies for {} promotion requests",
-                replies.len(),
-                requests.len()
-            ),
+    let awaited = std::mem::take(&mut run.awaiting);
+    let mut lines = Vec::with_capacity(awaited.len());
+    for (request, Ruling { ruled, monitored }) in awaited.iter().zip(rulings) {
+        lines.push(match ruled {
+            Some(ruled) => apply(run, request, &ruled.by, ruled.decision),
+            None => awaiting(request),
         });
-        return Outcome::skipped("stopped: replies miscounted").and_finish();
+        run.actions.extend(monitored);
     }
-    let mut lines = Vec::with_capacity(requests.len());
-    for (request, replies) in requests.iter().zip(replies) {
-        let mut tally = Tally::default();
-        let composed =
-            composition::promotion(run.hooks.consulted(), &request.group, replies, &mut tally);
-        let line = match composed {
-            Ok(decision) => apply(run, request, decision),
-            Err(error) => {
-                run.refused = Some(error);
-                return Outcome::skipped("stopped on a plugin's failure").and_finish();
-            }
-        };
-        run.actions.extend(tally.monitored);
-        run.failures.extend(tally.failures);
-        lines.push(line);
-    }
+    run.awaiting = awaited;
     Outcome::done(lines.join("; "))
 }
 
-/// Applies the composed decision on `request`; returns what happened, in a phrase.
-fn apply(
-    run: &mut JobRun,
-    request: &PromotionRequest,
-    decision: Option<(PromotionDecision, String)>,
-) -> String {
-    let group = &request.group;
-    let Some((decision, by)) = decision else {
-        return awaiting(request);
-    };
+/// Applies the decision of `by` on `request`; returns what happened, in a phrase.
+fn apply(run: &mut JobRun, request: &Awaiting, by: &str, decision: Call) -> String {
+    let group = request.group;
     let mut act = |verdict, reason: &str, applied| {
         run.actions.push(PolicyAction {
-            plugin: by.clone(),
-            group: group.clone(),
+            plugin: by.to_string(),
+            group: group.to_string(),
             slot: None,
             verdict,
             reason: reason.to_string(),
@@ -98,16 +71,16 @@ fn apply(
         })
     };
     match decision {
-        PromotionDecision::Wait(why) => {
+        Call::Wait(why) => {
             act(PolicyVerdict::Waited, &why, true);
             format!("{group}: {by} waits: {why}")
         }
-        PromotionDecision::Fail(why) => {
+        Call::Fail(why) => {
             act(PolicyVerdict::Failed, &why, true);
             run.deployments.fail_by_policy(&why);
             format!("{group}: {by} failed the deployment")
         }
-        PromotionDecision::Promote(why) => {
+        Call::Promote(why) => {
             let status = run
                 .deployments
                 .current_status()
@@ -129,8 +102,8 @@ fn apply(
                 run.deployments.promote(group);
             }
             run.promotions.push(Promotion {
-                deployment: request.deployment.clone(),
-                group: group.clone(),
+                deployment: request.deployment.to_string(),
+                group: group.to_string(),
                 promoted,
                 reason,
                 message,
@@ -147,7 +120,7 @@ fn apply(
 
 /// The guards every promotion must pass, whoever proposes it: the deployment
 /// is running, and every desired canary is placed and healthy.
-pub(crate) fn guard(status: DeploymentStatus, request: &PromotionRequest) -> Result<(), String> {
+fn guard(status: DeploymentStatus, request: &Awaiting) -> Result<(), String> {
     if status != DeploymentStatus::Running {
         return Err(format!(
             "the deployment is {}, not running",
@@ -161,11 +134,7 @@ pub(crate) fn guard(status: DeploymentStatus, request: &PromotionRequest) -> Res
             request.desired_canaries
         ));
     }
-    let healthy = request
-        .canaries
-        .iter()
-        .filter(|c| c.healthy == Some(true))
-        .count() as u32;
+    let healthy = request.healthy() as u32;
     if healthy < placed {
         return Err(format!("{healthy} of {placed} canaries are healthy"));
     }
@@ -173,16 +142,12 @@ pub(crate) fn guard(status: DeploymentStatus, request: &PromotionRequest) -> Res
 }
 
 /// A group left awaiting promotion, with its canaries' health.
-fn awaiting(request: &PromotionRequest) -> String {
-    let healthy = request
-        .canaries
-        .iter()
-        .filter(|c| c.healthy == Some(true))
-        .count();
+fn awaiting(request: &Awaiting) -> String {
     format!(
-        "{}: awaits promotion ({} of {} canaries placed, {healthy} healthy)",
+        "{}: awaits promotion ({} of {} canaries placed, {} healthy)",
         request.group,
         request.canaries.len(),
-        request.desired_canaries
+        request.desired_canaries,
+        request.healthy()
     )
 }

@@ -23,7 +23,6 @@ mod deployment;
 mod explain;
 mod followup;
 mod group;
-mod hooks;
 mod ids;
 mod names;
 mod occupancy;
@@ -33,8 +32,12 @@ mod policy;
 mod promotion;
 mod reconcile;
 mod reconnect_strategy;
+mod relay;
 mod reschedule;
 mod retire;
+mod review;
+mod ruling;
+mod run;
 mod session;
 mod slot;
 mod system;
@@ -45,22 +48,17 @@ mod views;
 pub mod wire;
 mod wit;
 
-pub use hooks::{Hooks, NoHooks};
-pub use reconcile::{reconcile, reconcile_step, StepError};
-pub use session::Session;
+pub use reconcile::reconcile;
+pub use relay::{reconcile_with, Refusal, Relay};
+pub use session::{Session, MAX_LOG_LINE, MAX_LOG_LINES};
 pub use validation::{MAX_COUNT, MAX_NAME_INDEX};
 pub use wit::exports::slotwise::reconciler::session::{
-    Consulted, PostSlotReply, PreSlotReply, Progress, PromotionReply, Question, Replies,
-    SessionError,
+    Consulted, Failure, FailureKind, LogLine, Mode, Progress, Question, Reply, SessionError, Usage,
 };
-/// Bytes a plugin attached to a slot, as the reconciler keeps them.
-pub(crate) struct PluginExt {
-    pub(crate) plugin: String,
-    pub(crate) data: Vec<u8>,
-}
 pub use wit::exports::slotwise::reconciler::types::*;
 
 /// What plugins see and answer: the types of the `slotwise:plugin` package.
 pub mod plugin {
+    pub use crate::answers::neutral as neutral_answers;
     pub use crate::wit::exports::slotwise::plugin::types::*;
 }

@@ -27,10 +27,11 @@ mod tainted;
 mod tally;
 mod updates;
 
+use crate::candidate::gather;
 use crate::pipeline::Outcome;
-use crate::plugin::Hook;
-use crate::reconcile::{gather, group_names, JobRun};
+use crate::reconcile::group_names;
 use crate::retire::retire_group;
+use crate::run::{Decided, JobRun};
 use crate::{phrasing, JobType, ReconcileInput, StepReport, StepStatus};
 use group::{Context, NodeGroupRun};
 use nodes::NodeSet;
@@ -56,7 +57,7 @@ pub(crate) fn groups(run: &mut JobRun) -> Outcome {
         has_version: nodes_with_version(input, job.version, job.create_index),
     };
     let mut reports = std::mem::take(&mut run.reports);
-    if run.hooks.asks(Hook::PreSlot) || run.hooks.asks(Hook::PostSlot) {
+    if run.wants.pre_slot || run.wants.post_slot || run.wants.review {
         // The promotion hook is asked for system canaries as for any job;
         // the slot hooks are not wired to node slots yet, and the report
         // says so rather than leaving a plugin's silence unexplained.
@@ -88,12 +89,12 @@ pub(crate) fn groups(run: &mut JobRun) -> Outcome {
                 retire_group(name, spec, &mut candidates, input, &mut reports)
             }
         };
-        run.groups.push(plan);
+        run.decided.push(Decided::Plan(Box::new(plan)));
     }
     run.reports = reports;
     Outcome::done(format!(
         "{} reconciled on {}",
-        phrasing::count(run.groups.len(), "group"),
+        phrasing::count(run.decided.len(), "group"),
         phrasing::count(ctx.nodes.eligible().len(), "eligible node")
     ))
 }

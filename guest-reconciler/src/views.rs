@@ -1,49 +1,390 @@
-//! What plugins see: slots and candidates rendered in the plugin package's terms, and their answers brought back.
+//! What plugins see: the items a paused run shows at its hook point, rendered as the plugin package's batches, with nodes, rule names and reasons sent once in tables.
+//!
+//! A batch is built for the optional parts one plugin reads; the items and
+//! their order do not depend on them, so one [`Shown`] serves to read every
+//! plugin's answers.
 
 use crate::candidate::{Candidate, Standing};
-use crate::plugin;
+use crate::group::{changes_by_slot, ChangeKind, GroupRun, Proposals, Proposed};
+use crate::plugin::{self, Batch, Hook, SlotBatch, SlotKey, Span, ViewParts};
+use crate::ruling::Point;
+use crate::run::{Awaiting, Decided, JobRun};
 use crate::{Classification, ClientStatus, NodeStatus, Timestamp, UpdateKind};
 
-/// A candidate as plugins see it.
-pub(crate) fn candidate(c: &Candidate, now: Timestamp) -> plugin::CandidateView {
+/// No optional part: what a plugin that reads none of them gets.
+pub(crate) fn nothing() -> ViewParts {
+    ViewParts {
+        node_ids: false,
+        node_meta: false,
+        allocation_ids: false,
+        candidate_meta: false,
+        change_messages: false,
+    }
+}
+
+/// What a batch shows, in the run's terms, to read answers against.
+pub(crate) struct Shown {
+    pub(crate) hook: Hook,
+    pub(crate) now: Timestamp,
+    /// The groups, by name: one at pre-slot and post-slot, the awaiting
+    /// deployment groups at promotion, the groups with changes at review.
+    pub(crate) groups: Vec<String>,
+    /// Per slot of the batch: its group's position in `groups`, its name
+    /// index, and its candidates' positions in the batch.
+    pub(crate) slots: Vec<ShownSlot>,
+    /// Per change of the batch, the position of its slot.
+    pub(crate) change_slots: Vec<u32>,
+}
+
+/// One slot of a batch.
+pub(crate) struct ShownSlot {
+    pub(crate) group: usize,
+    pub(crate) index: u32,
+    pub(crate) candidates: Span,
+    /// The position of its first candidate among its group's candidates.
+    pub(crate) group_first: usize,
+}
+
+/// The items of the hook point `run` paused at, and the batch showing them
+/// with the optional parts `reads` asks for; none when the run is not
+/// paused at a hook point.
+pub(crate) fn batch(run: &JobRun, reads: ViewParts) -> Option<(Shown, Batch)> {
+    match run.paused_at()? {
+        Point::Promotion => Some(promotion(run, reads)),
+        point @ (Point::PreSlot | Point::PostSlot) => {
+            let g = run.current.as_deref()?;
+            let post = point == Point::PostSlot;
+            let items = if post {
+                g.post_slot_items()
+            } else {
+                g.pre_slot_items()
+            };
+            let mut builder = Builder::new(run, reads);
+            builder.group(g, &items, post);
+            let (shown, batch) = builder.finish(if post { Hook::PostSlot } else { Hook::PreSlot });
+            Some((
+                shown,
+                if post {
+                    Batch::PostSlot(batch)
+                } else {
+                    Batch::PreSlot(batch)
+                },
+            ))
+        }
+        Point::Review => {
+            let mut builder = Builder::new(run, reads);
+            for (at, slots) in run.review_items() {
+                if let Some(Decided::Run(g)) = run.decided.get(at) {
+                    builder.group(g, &slots, true);
+                }
+            }
+            let (shown, batch) = builder.finish(Hook::Review);
+            Some((shown, Batch::Review(batch)))
+        }
+    }
+}
+
+/// Builds a slot batch, group after group.
+struct Builder<'r> {
+    reads: ViewParts,
+    now: Timestamp,
+    input_nodes: &'r [crate::Node],
+    tables: Tables,
+    batch: SlotBatch,
+    shown_groups: Vec<String>,
+    shown_slots: Vec<ShownSlot>,
+    change_slots: Vec<u32>,
+}
+
+impl<'r> Builder<'r> {
+    fn new(run: &'r JobRun, reads: ViewParts) -> Self {
+        let now = run.input.now;
+        Self {
+            reads,
+            now,
+            input_nodes: &run.input.nodes,
+            tables: Tables::new(run.input.nodes.len()),
+            batch: SlotBatch {
+                now,
+                groups: Vec::new(),
+                slots: Vec::new(),
+                candidates: Vec::new(),
+                changes: Vec::new(),
+                nodes: Vec::new(),
+                rules: Vec::new(),
+                reasons: Vec::new(),
+            },
+            shown_groups: Vec::new(),
+            shown_slots: Vec::new(),
+            change_slots: Vec::new(),
+        }
+    }
+
+    /// Adds the slots `indexes` of `g`, with their proposed changes when
+    /// `with_changes`.
+    fn group(&mut self, g: &GroupRun, indexes: &[u32], with_changes: bool) {
+        let group = self.shown_groups.len();
+        let first_slot = self.batch.slots.len() as u32;
+        let changes = if with_changes {
+            changes_by_slot(&g.plan)
+        } else {
+            Proposals {
+                changes: Vec::new(),
+            }
+        };
+        for &index in indexes {
+            let range = g.slots.claimants(index);
+            let group_first = range.start;
+            let claimants = &g.candidates[range];
+            let first = self.batch.candidates.len() as u32;
+            for c in claimants {
+                let view = self.candidate(c);
+                self.batch.candidates.push(view);
+            }
+            let candidates = Span {
+                first,
+                count: claimants.len() as u32,
+            };
+            let slot = self.batch.slots.len() as u32;
+            let first_change = self.batch.changes.len() as u32;
+            for change in changes.of(index) {
+                let view = self.change(change, claimants, first);
+                self.batch.changes.push(view);
+                self.change_slots.push(slot);
+            }
+            self.batch.slots.push(plugin::Slot {
+                key: SlotKey::Index(index),
+                candidates,
+                changes: Span {
+                    first: first_change,
+                    count: self.batch.changes.len() as u32 - first_change,
+                },
+            });
+            self.shown_slots.push(ShownSlot {
+                group,
+                index,
+                candidates,
+                group_first,
+            });
+        }
+        self.batch.groups.push(plugin::Group {
+            name: g.spec.name.clone(),
+            count: g.spec.count,
+            slots: Span {
+                first: first_slot,
+                count: self.batch.slots.len() as u32 - first_slot,
+            },
+        });
+        self.shown_groups.push(g.spec.name.clone());
+    }
+
+    fn candidate(&mut self, c: &Candidate) -> plugin::Candidate {
+        let node = self
+            .tables
+            .node(c.alloc.spec.node, self.input_nodes, self.reads);
+        let (view, rule) = candidate(c, node, self.now, self.reads);
+        plugin::Candidate {
+            rule: self.tables.rule(rule),
+            ..view
+        }
+    }
+
+    fn change(&mut self, p: &Proposed, claimants: &[Candidate], first: u32) -> plugin::Change {
+        let candidate = p.allocation.and_then(|id| {
+            let at = claimants.iter().position(|c| c.id() == id)?;
+            Some(first + at as u32)
+        });
+        plugin::Change {
+            kind: change_kind(p.kind),
+            candidate,
+            reason: self.tables.reason(p.reason.name()),
+            message: self.reads.change_messages.then(|| p.message.to_string()),
+        }
+    }
+
+    fn finish(mut self, hook: Hook) -> (Shown, SlotBatch) {
+        let (nodes, rules, reasons) = self.tables.take();
+        self.batch.nodes = nodes;
+        self.batch.rules = rules;
+        self.batch.reasons = reasons;
+        let shown = Shown {
+            hook,
+            now: self.now,
+            groups: self.shown_groups,
+            slots: self.shown_slots,
+            change_slots: self.change_slots,
+        };
+        (shown, self.batch)
+    }
+}
+
+/// The promotion batch: every awaiting deployment group with its canaries.
+fn promotion(run: &JobRun, reads: ViewParts) -> (Shown, Batch) {
+    let now = run.input.now;
+    let mut tables = Tables::new(run.input.nodes.len());
+    let mut candidates = Vec::new();
+    let mut groups = Vec::new();
+    for Awaiting {
+        deployment,
+        group,
+        desired_canaries,
+        canaries,
+    } in &run.awaiting
+    {
+        let first = candidates.len() as u32;
+        for c in canaries {
+            let node = tables.node(c.alloc.spec.node, &run.input.nodes, reads);
+            let (view, rule) = candidate(c, node, now, reads);
+            candidates.push(plugin::Candidate {
+                rule: tables.rule(rule),
+                ..view
+            });
+        }
+        groups.push(plugin::PromotionGroup {
+            deployment: deployment.to_string(),
+            group: group.to_string(),
+            desired_canaries: *desired_canaries,
+            canaries: Span {
+                first,
+                count: canaries.len() as u32,
+            },
+        });
+    }
+    let (nodes, rules, _) = tables.take();
+    let shown = Shown {
+        hook: Hook::Promotion,
+        now,
+        groups: run.awaiting.iter().map(|a| a.group.to_string()).collect(),
+        slots: Vec::new(),
+        change_slots: Vec::new(),
+    };
+    let batch = plugin::PromotionBatch {
+        now,
+        groups,
+        candidates,
+        nodes,
+        rules,
+    };
+    (shown, Batch::Promotion(batch))
+}
+
+/// Nodes, rule names and reasons, each sent once per batch.
+struct Tables {
+    /// Per input node, its position in `nodes`, or `u32::MAX` while absent.
+    node_at: Vec<u32>,
+    nodes: Vec<plugin::Node>,
+    rules: Names,
+    reasons: Names,
+}
+
+impl Tables {
+    fn new(input_nodes: usize) -> Self {
+        Self {
+            node_at: vec![u32::MAX; input_nodes],
+            nodes: Vec::new(),
+            rules: Names::default(),
+            reasons: Names::default(),
+        }
+    }
+
+    /// The position of input node `index` in the batch's nodes.
+    fn node(&mut self, index: u32, input: &[crate::Node], reads: ViewParts) -> u32 {
+        let slot = &mut self.node_at[index as usize];
+        if *slot == u32::MAX {
+            *slot = self.nodes.len() as u32;
+            let n = &input[index as usize];
+            self.nodes.push(plugin::Node {
+                id: reads.node_ids.then(|| n.id.clone()),
+                status: node_status(n.status),
+                draining: n.draining,
+                meta: (reads.node_meta && !n.meta.is_empty()).then(|| n.meta.clone()),
+            });
+        }
+        *slot
+    }
+
+    fn rule(&mut self, name: &'static str) -> u32 {
+        self.rules.position(name)
+    }
+
+    fn reason(&mut self, name: &'static str) -> u32 {
+        self.reasons.position(name)
+    }
+
+    fn take(self) -> (Vec<plugin::Node>, Vec<String>, Vec<String>) {
+        (self.nodes, self.rules.names, self.reasons.names)
+    }
+}
+
+/// A table of names, each once. The names come from the reconciler's own
+/// tables (rules, reasons), so a name is found by its address before its
+/// text is compared; a batch holds a handful, so a scan beats hashing.
+#[derive(Default)]
+struct Names {
+    names: Vec<String>,
+    keys: Vec<&'static str>,
+}
+
+impl Names {
+    /// The position of `name`, added at the end when absent.
+    fn position(&mut self, name: &'static str) -> u32 {
+        let found = self
+            .keys
+            .iter()
+            .position(|k| std::ptr::eq(*k, name))
+            .or_else(|| self.names.iter().position(|n| n == name));
+        match found {
+            Some(at) => at as u32,
+            None => {
+                self.names.push(name.to_string());
+                self.keys.push(name);
+                (self.names.len() - 1) as u32
+            }
+        }
+    }
+}
+
+/// A candidate as plugins see it, on batch node `node`, and the name of its
+/// classification rule.
+fn candidate(
+    c: &Candidate,
+    node: u32,
+    now: Timestamp,
+    reads: ViewParts,
+) -> (plugin::Candidate, &'static str) {
     let observed = c.observed();
     let rule = c.rule.unwrap_or_else(|| c.rule_for(now));
     let class = c.class().unwrap_or(rule.class);
-    plugin::CandidateView {
-        allocation: c.id().to_string(),
+    let view = plugin::Candidate {
+        allocation: reads.allocation_ids.then(|| c.id().to_string()),
         job_version: c.alloc.spec.job_version,
-        node: plugin::NodeView {
-            id: c.node.id.clone(),
-            status: node_status(c.node.status),
-            draining: c.node.draining,
-            meta: (!c.node.meta.is_empty()).then(|| c.node.meta.clone()),
-        },
+        node,
         client_status: client_status(observed.client_status),
         healthy: observed.health.as_ref().and_then(|h| h.healthy),
         healthy_since: observed.health.as_ref().and_then(|h| h.changed_at),
         canary: observed.is_canary(),
         classification: classification(class),
-        rule: rule.name.to_string(),
+        rule: 0,
         update: c.update.map(update_kind),
-        meta: observed.meta.clone().filter(|m| !m.is_empty()),
-    }
+        meta: if reads.candidate_meta {
+            observed.meta.clone().filter(|m| !m.is_empty())
+        } else {
+            None
+        },
+    };
+    (view, rule.name)
 }
 
-/// Slot `index` of `group`, with its candidates.
-pub(crate) fn slot(
-    group: &str,
-    index: u32,
-    count: u32,
-    claimants: &[Candidate],
-    now: Timestamp,
-) -> plugin::SlotView {
-    plugin::SlotView {
-        group: group.to_string(),
-        index,
-        count,
-        candidates: claimants.iter().map(|c| candidate(c, now)).collect(),
-        now,
-        ext: None,
+fn change_kind(kind: ChangeKind) -> plugin::ChangeKind {
+    match kind {
+        ChangeKind::Place => plugin::ChangeKind::Place,
+        ChangeKind::Stop => plugin::ChangeKind::Stop,
+        ChangeKind::Migrate => plugin::ChangeKind::Migrate,
+        ChangeKind::InPlaceUpdate => plugin::ChangeKind::InPlaceUpdate,
+        ChangeKind::DestructiveUpdate => plugin::ChangeKind::DestructiveUpdate,
+        ChangeKind::Disconnect => plugin::ChangeKind::Disconnect,
+        ChangeKind::Reconnect => plugin::ChangeKind::Reconnect,
+        ChangeKind::AttachFollowup => plugin::ChangeKind::AttachFollowup,
     }
 }
 

@@ -1,6 +1,6 @@
 //! Running the reconciler component: loading it once, then a fresh instance for every reconcile.
 
-use crate::policy::Policy;
+use crate::relay::Relay;
 use crate::transcode::{transcode, TranscodeError};
 use crate::wit;
 use sha2::{Digest, Sha256};
@@ -33,9 +33,6 @@ pub enum HostError {
     /// The component answered with a buffer the host cannot read.
     #[error("the reconciler component answered an unreadable buffer: {0}")]
     Wire(#[from] core::wire::WireError),
-    /// A plugin could not be loaded.
-    #[error(transparent)]
-    PluginLoad(#[from] crate::plugins::loading::LoadError),
     /// The reconciler ended the session: a plugin that does not fail open
     /// failed or answered something invalid, or the host erred.
     #[error("{}", session_message(.0))]
@@ -261,78 +258,77 @@ impl ComponentReconciler {
 }
 
 impl ComponentReconciler {
-    /// Runs one reconcile in a fresh instance, consulting `policy` at every
-    /// hook point it has a say at. The plan is whole or absent: a failure of
-    /// the policy ends the reconcile without one.
+    /// Runs one reconcile in a fresh instance, driving its session: each
+    /// question goes to `relay`, which calls the plugin it names. The plan
+    /// is the session's, whole, or absent: a failure of a plugin that fails
+    /// closed ends the reconcile without one.
     ///
     /// # Errors
-    /// When the component traps or fails, the policy fails, or the reconciler
-    /// refuses a ruling; the next reconcile is unaffected.
+    /// When the component traps or fails, or the session ends on a plugin's
+    /// failure; the next reconcile is unaffected.
     pub fn reconcile_with(
         &self,
         input: &wit::ReconcileInput,
-        policy: &mut dyn Policy,
+        relay: &mut dyn Relay,
     ) -> Result<Result<wit::Plan, wit::InputError>, HostError> {
-        policy.begin(input);
-        let outcome = self.session(input, policy);
-        match &outcome {
-            Ok(Ok(_)) => {}
-            _ => policy.finish(None),
-        }
-        let mut outcome = outcome?;
-        if let Ok(plan) = &mut outcome {
-            policy.finish(Some(plan));
-        }
-        Ok(outcome)
+        relay.begin();
+        let outcome = self.session(input, relay);
+        relay.end();
+        outcome
     }
 
     fn session(
         &self,
         input: &wit::ReconcileInput,
-        policy: &mut dyn Policy,
+        relay: &mut dyn Relay,
     ) -> Result<Result<wit::Plan, wit::InputError>, HostError> {
         let mut store = self.store();
         let bindings = self.bindings.instantiate(&mut store).map_err(call_error)?;
         let session = bindings.slotwise_reconciler_session().session();
         let handle = match session
-            .call_open(&mut store, input, &policy.consulted())
+            .call_open(&mut store, input, &relay.consulted())
             .map_err(call_error)?
         {
             Ok(handle) => handle,
             Err(e) => return Ok(Err(e)),
         };
-        let mut replies = None;
+        // The batch of the last question that carried one: later questions
+        // about the same batch do not carry it across again.
+        let mut batch = None;
+        let mut reply = None;
         loop {
             let progress = session
-                .call_next(&mut store, handle, replies.as_ref())
+                .call_next(&mut store, handle, reply.as_ref())
                 .map_err(call_error)?
                 .map_err(|e| HostError::Session(Box::new(e)))?;
-            replies = Some(match progress {
+            let mut question = match progress {
                 wit::Progress::Done(plan) => return Ok(Ok(plan)),
-                wit::Progress::Ask(wit::Question::Promotion(mut requests)) => {
-                    wit::Replies::Promotion(policy.promotion(&mut requests)?)
-                }
-                wit::Progress::Ask(wit::Question::PreSlot(mut slots)) => {
-                    wit::Replies::PreSlot(policy.pre_slot(&mut slots)?)
-                }
-                wit::Progress::Ask(wit::Question::PostSlot(mut proposals)) => {
-                    wit::Replies::PostSlot(policy.post_slot(&mut proposals)?)
-                }
-            });
+                wit::Progress::Ask(question) => question,
+            };
+            if question.batch.is_some() {
+                batch = question.batch.take();
+            }
+            let Some(asked) = batch.as_ref() else {
+                return Err(HostError::Call(
+                    "the first question carried no batch".into(),
+                ));
+            };
+            reply = Some(relay.answer(&question, asked));
         }
     }
 
-    /// Runs one reconcile consulting `policy`, on the library's types.
+    /// Runs one reconcile driving its session through `relay`, on the
+    /// library's types.
     ///
     /// # Errors
     /// As [`ComponentReconciler::reconcile_with`].
     pub fn reconcile_core_with(
         &self,
         input: &core::ReconcileInput,
-        policy: &mut dyn Policy,
+        relay: &mut dyn Relay,
     ) -> Result<Result<core::Plan, core::InputError>, HostError> {
         let input: wit::ReconcileInput = transcode(input)?;
-        Ok(match self.reconcile_with(&input, policy)? {
+        Ok(match self.reconcile_with(&input, relay)? {
             Ok(plan) => Ok(transcode(&plan)?),
             Err(error) => Err(transcode(&error)?),
         })

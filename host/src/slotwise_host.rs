@@ -1,18 +1,20 @@
-//! The slotwise host library: runs the reconciler component with wasmtime, and policy plugins in their sandboxes.
+//! The slotwise host library: runs the reconciler component with wasmtime, and relays its sessions' questions to policy plugins in their sandboxes.
 //!
 //! [`ComponentReconciler`] loads the component once (from `.wasm`, caching
 //! its compiled form, or from a precompiled `.cwasm`) and gives every
 //! reconcile a fresh instance, so a trap never affects the next one.
+//! [`plugins::PluginSet`] loads plugins and is a [`Relay`]: it
+//! calls the plugin a question names, and decides nothing.
 //!
 //! ---
 #![doc = include_str!("../README.md")]
 
 pub mod component;
-pub mod crossing;
 pub mod plugin_wit;
 pub mod plugins;
-pub mod policy;
+pub mod relay;
 pub mod transcode;
 pub mod wit;
 
 pub use component::{ComponentReconciler, HostError};
+pub use relay::Relay;

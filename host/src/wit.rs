@@ -4,13 +4,12 @@ wasmtime::component::bindgen!({
     world: "reconciler",
     path: "wit/reconciler",
     additional_derives: [serde::Serialize, serde::Deserialize],
-    // The plugin types the session asks and answers with are the very types
-    // plugins are called with, so a question's items go to plugins as they are.
-    with: { "slotwise:plugin/types@0.1.0": crate::plugin_wit::types },
+    // The batches the session asks about and the answers it takes are the
+    // very types plugins are called with: a host hands them on as they are.
+    with: { "slotwise:plugin/types@0.2.0": crate::plugin_wit::types },
 });
 
 pub use exports::slotwise::reconciler::session::{
-    Consulted, PostSlotReply, PreSlotReply, Progress, PromotionReply, Question, Replies,
-    SessionError,
+    Consulted, Failure, FailureKind, LogLine, Mode, Progress, Question, Reply, SessionError, Usage,
 };
 pub use exports::slotwise::reconciler::types::*;

@@ -1,6 +1,8 @@
 // Prepares what the playground bundles, before Vite runs: the reconciler, the scenario reader
-// and every plugin in target/slotwise/plugins/ transpiled by jco, the WIT type description, and
-// the example scenarios. Plugins and examples are discovered, so new ones appear by themselves.
+// and every plugin of slotwise:plugin@0.2.0 in target/slotwise/plugins/ transpiled by jco, the
+// WIT type description, and the example scenarios. Plugins and examples are discovered, so new
+// ones appear by themselves. Test plugins (test-plugins.json, written by `cargo xtask plugins`)
+// are bundled apart: the page lists them only for the end-to-end tests.
 
 import { createHash } from 'node:crypto';
 import { access, mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
@@ -45,13 +47,19 @@ async function walk(dir) {
   return files;
 }
 
+/** The one import a plugin may have; the page's worker provides it. */
+const PLUGIN_LOG = 'slotwise:plugin/log';
+
+/** The interface every plugin the playground runs exports: 0.1 plugins need the host's adapter. */
+const PLUGIN_EXPORT = 'slotwise:plugin/plugin@0.2.0';
+
 /**
  * Transpiles the component at `file` into `generated/<dir>/`, for fresh instances on demand:
- * `index.js` exports `instantiateFresh()`, compiling each core module once. Imports a
- * component has (a JavaScript plugin's WASI) are bound to jco's browser shims.
+ * `index.js` exports `instantiateFresh(provided)`, compiling each core module once. A plugin's
+ * log import is `provided` by the caller; WASI imports are bound to jco's browser shims.
  */
 async function transpileInto(file, dir, name) {
-  const { files, imports } = await transpile(await readFile(file), {
+  const { files, imports, exports } = await transpile(await readFile(file), {
     name,
     instantiation: 'async',
     quiet: true,
@@ -65,7 +73,7 @@ async function transpileInto(file, dir, name) {
     await writeFile(path.join(out, fileName), bytes);
   }
   const cores = Object.keys(files).filter((f) => f.endsWith('.wasm'));
-  const specifiers = [...new Set(imports.map((i) => i.split('#')[0]))];
+  const specifiers = [...new Set(imports.map((i) => i.split('#')[0]))].filter((s) => s !== PLUGIN_LOG);
   const lines = [
     '// Written by scripts/components.js: fresh instances of the transpiled component.',
     `import { instantiate } from './${name}.js';`,
@@ -86,14 +94,14 @@ async function transpileInto(file, dir, name) {
     '  return compiled.get(file);',
     '}',
     '',
-    'export function instantiateFresh() {',
-    '  return instantiate(core, imports);',
+    'export function instantiateFresh(provided = {}) {',
+    '  return instantiate(core, { ...imports, ...provided });',
     '}',
     '',
   ];
   await writeFile(path.join(out, 'index.js'), lines.join('\n'));
-  await writeFile(path.join(out, 'index.d.ts'), 'export function instantiateFresh(): Promise<unknown>;\n');
-  return { imports: specifiers };
+  await writeFile(path.join(out, 'index.d.ts'), 'export function instantiateFresh(provided?: object): Promise<unknown>;\n');
+  return { exports: exports.map(([name]) => name) };
 }
 
 /** The module jco's own shims give for the import `specifier` (`wasi:cli/environment`). */
@@ -108,25 +116,38 @@ function shimOf(specifier) {
 async function plugins() {
   const dir = path.join(built, 'plugins');
   const files = (await walk(dir)).filter((f) => f.endsWith('.wasm'));
-  const names = [];
+  const listed = path.join(dir, 'test-plugins.json');
+  const tests = new Set((await exists(listed)) ? JSON.parse(await readFile(listed, 'utf8')) : []);
+  const offered = [];
+  const testing = [];
+  const skipped = [];
   const digests = {};
   for (const file of files) {
     const name = path.basename(file, '.wasm');
-    await transpileInto(file, `plugins/${name}`, name);
-    names.push(name);
+    const { exports } = await transpileInto(file, `plugins/${name}`, name);
+    if (!exports.includes(PLUGIN_EXPORT)) {
+      await rm(path.join(generated, 'plugins', name), { recursive: true, force: true });
+      skipped.push(name);
+      continue;
+    }
+    (tests.has(name) ? testing : offered).push(name);
     digests[name] = createHash('sha256').update(await readFile(file)).digest('hex');
   }
+  const table = (names) => names.map((n) => `  ${JSON.stringify(n)}: () => import(${JSON.stringify(`./plugins/${n}/index.js`)}),`);
   const lines = [
-    '// Written by scripts/components.js: the bundled plugins, by file name, and the SHA-256 of each',
-    '// component file, which a scenario may pin.',
+    '// Written by scripts/components.js: the bundled plugins by file name, the test plugins apart,',
+    '// and the SHA-256 of each component file, which a scenario may pin.',
     'export const plugins = {',
-    ...names.map((n) => `  ${JSON.stringify(n)}: () => import(${JSON.stringify(`./plugins/${n}/index.js`)}),`),
+    ...table(offered),
+    '};',
+    'export const testPlugins = {',
+    ...table(testing),
     '};',
     `export const digests = ${JSON.stringify(digests, null, 2)};`,
     '',
   ];
   await writeFile(path.join(generated, 'plugins.js'), lines.join('\n'));
-  return names;
+  return { offered, testing, skipped };
 }
 
 async function examples() {
@@ -160,8 +181,10 @@ await mkdir(generated, { recursive: true });
 await transpileInto(path.join(built, 'reconciler.wasm'), 'reconciler', 'reconciler');
 await transpileInto(path.join(built, 'scenario-reader.wasm'), 'scenario-reader', 'scenario-reader');
 await writeFile(path.join(generated, 'wit-types.json'), await readFile(path.join(built, 'wit-types.json')));
-const pluginNames = await plugins();
+const bundled = await plugins();
 const exampleList = await examples();
 console.log(
-  `playground components: reconciler, scenario reader, plugins [${pluginNames.join(', ')}]; ${exampleList.length} examples`,
+  `playground components: reconciler, scenario reader, plugins [${bundled.offered.join(', ')}], ` +
+    `test plugins [${bundled.testing.join(', ')}], left out (not 0.2) [${bundled.skipped.join(', ')}]; ` +
+    `${exampleList.length} examples`,
 );

@@ -2,16 +2,10 @@
 
 import { instantiateFresh as reconcilerInstance } from '../generated/reconciler/index.js';
 import { instantiateFresh as readerInstance } from '../generated/scenario-reader/index.js';
+import type { Reconciler } from './reconcile.ts';
+import type { Syntax } from './scripted-policy.ts';
 
-/** The reconciler's exports, as jco renders them. */
-export interface Reconciler {
-  reconcile: { reconcile(input: unknown): unknown };
-  session: {
-    Session: {
-      open(input: unknown, plugins: unknown): { next(replies: unknown): unknown };
-    };
-  };
-}
+export type { Syntax };
 
 /** The reader's exports, as jco renders them. */
 export interface Reader {
@@ -22,11 +16,10 @@ export interface Reader {
       plugins: ReaderPluginEntry[];
       scripted?: string;
     };
-    scriptedReplies(text: string, syntax: Syntax, question: string): string;
+    scriptedReply(text: string, syntax: Syntax, plugin: number, batch: string): string;
   };
 }
 
-export type Syntax = 'yaml' | 'json';
 
 export interface ReaderPluginEntry {
   plugin?: string;

@@ -256,4 +256,14 @@ export interface Plan {
   'plugin-failures': PluginFailure[];
   steps: StepReport[];
   ext: SlotExt[];
+  'plugin-logs': PluginLog[];
+}
+
+/** A line a plugin logged, with where it was asked. */
+export interface PluginLog {
+  plugin: string;
+  hook: string;
+  group: string | null;
+  level: 'debug' | 'info' | 'warn' | 'error';
+  message: string;
 }

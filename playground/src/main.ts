@@ -1,16 +1,16 @@
 /** The playground page: wires the editor, the plugins panel, the plan of the round shown, the next-round controls and the timeline. */
 
 import './style.css';
-import type { Syntax } from './components.ts';
-import type { ReconcileInput } from './contract.ts';
+import { freshReconciler, scenarioReader, type Syntax } from './components.ts';
+import type { Plan, ReconcileInput } from './contract.ts';
 import { EXAMPLES } from './examples.ts';
-import { loadCatalog, type BundledPlugin, type Metadata } from './plugins/catalog.ts';
+import { loadCatalog, type BundledPlugin, type Loadable } from './plugins/catalog.ts';
 import { PluginSet } from './plugins/plugin-set.ts';
-import { applyScenarioPlugins, type Refusal } from './plugins/scenario-plugins.ts';
-import { reconcile, type Outcome, type Replier } from './reconcile.ts';
-import { inputAfter, type Round } from './rounds.ts';
+import { applyScenarioPlugins, type Entry } from './plugins/scenario-plugins.ts';
+import { reconcile, type Relay } from './reconcile.ts';
+import { inputAfter, type Outcome, type Round } from './rounds.ts';
 import { readScenario, type Scenario } from './scenario.ts';
-import { ScriptedPolicy } from './scripted-policy.ts';
+import { ScriptedRelay } from './scripted-policy.ts';
 import { decodeShared, encodeShared } from './share.ts';
 import { clock, STEPS } from './time.ts';
 import { h } from './view/dom.ts';
@@ -18,6 +18,7 @@ import { Editor } from './view/editor.ts';
 import { renderOutcome } from './view/plan-view.ts';
 import { renderPluginsPanel } from './view/plugins-panel.ts';
 import { renderTimeline } from './view/timeline.ts';
+import { lift, lower, pageCodec } from './wit.ts';
 
 const DEFAULT_EXAMPLE = 'docs/examples/canary-rollout/round-1-new-version.yaml';
 
@@ -25,8 +26,8 @@ const $ = <T extends HTMLElement>(id: string) => document.getElementById(id) as 
 
 const state = {
   catalog: [] as BundledPlugin[],
-  /** Plugins the scenario asks for that the panel cannot give as asked, and why. */
-  refused: [] as Refusal[],
+  /** The plugins the scenario asks for, in its order: found, or refused and why. */
+  scenarioPlugins: [] as Entry[],
   scenario: null as Scenario | null,
   rounds: [] as Round[],
   current: 0,
@@ -84,23 +85,31 @@ function scheduleCheck(): void {
   }, 300);
 }
 
-/** The plugins the next reconcile consults, or why it cannot run. */
-function repliers(): Replier[] | string {
-  const closed = state.refused.find((r) => !r.failOpen);
-  if (closed) return `cannot load plugin ${closed.plugin}: ${closed.cause}`;
-  const out: Replier[] = [];
+/** Who answers for the plugins the next reconcile consults: the scenario's script, the scenario's plugins in its order, then those the user switched on. */
+async function relays(): Promise<Relay[]> {
+  const out: Relay[] = [];
   const scenario = state.scenario;
-  if (scenario?.scripted) out.push(new ScriptedPolicy({ ...scenario, scripted: scenario.scripted }));
-  const enabled = state.catalog.filter((p): p is BundledPlugin & { metadata: Metadata } => p.enabled && 'name' in p.metadata);
-  if (enabled.length > 0 || state.refused.length > 0) out.push(new PluginSet(enabled, state.refused));
+  if (scenario?.scripted) {
+    const { reader } = await scenarioReader();
+    out.push(new ScriptedRelay(reader, pageCodec, scenario.text, scenario.syntax, scenario.scripted));
+  }
+  const entries: Entry[] = [
+    ...state.scenarioPlugins.filter((e) => 'refused' in e || (e.plugin.enabled && e.plugin.fromScenario)),
+    ...state.catalog
+      .filter((p): p is Loadable => p.enabled && !p.fromScenario && 'name' in p.metadata)
+      .map((plugin) => ({ plugin })),
+  ];
+  if (entries.length > 0) out.push(new PluginSet(entries));
   return out;
 }
 
+/** Reconciles `input` with a fresh reconciler instance, as the host gives each reconcile one. */
 async function outcomeOf(input: ReconcileInput): Promise<Outcome> {
-  const consulted = repliers();
-  if (typeof consulted === 'string') return { hostError: consulted };
   try {
-    return await reconcile(input, consulted);
+    const outcome = await reconcile(await freshReconciler(), lower(input, { ref: 'reconcile-input' }), await relays());
+    if ('plan' in outcome) return { plan: lift<Plan>(outcome.plan, { ref: 'plan' }) };
+    if ('inputError' in outcome) return { inputError: lift(outcome.inputError, { ref: 'input-error' }) };
+    return { sessionError: lift(outcome.sessionError, { ref: 'session-error' }) };
   } catch (e) {
     return { hostError: `the component failed: ${e instanceof Error ? e.message : String(e)}` };
   }
@@ -139,7 +148,8 @@ async function run(): Promise<void> {
     editor.showError(null);
     state.scenario = read.scenario;
     $('description').textContent = read.scenario.description ?? '';
-    state.refused = applyScenarioPlugins(state.catalog, read.scenario);
+    if (read.scenario.plugins.length > 0) await catalogReady;
+    state.scenarioPlugins = applyScenarioPlugins(state.catalog, read.scenario);
     renderPlugins();
     const input = { ...read.scenario.input, explain: true };
     state.rounds = [{ number: 1, input, outcome: await outcomeOf(input), waiting: [] }];
@@ -184,8 +194,10 @@ async function rerun(): Promise<void> {
 }
 
 function renderPlugins(): void {
-  const notes = state.refused.map(
-    (r) => `The scenario asks for plugin ${r.plugin}, refused: ${r.cause}${r.failOpen ? ' (it fails open, so it is left out)' : ''}.`,
+  const notes = state.scenarioPlugins.flatMap((e) =>
+    'refused' in e
+      ? [`The scenario asks for plugin ${e.refused.plugin}, which cannot be loaded: ${e.refused.cause}${e.refused.failOpen ? ' (it fails open, so it is left out)' : ''}.`]
+      : [],
   );
   renderPluginsPanel($('plugins-panel'), state.catalog, notes, () => void rerun());
 }
@@ -226,17 +238,25 @@ async function share(): Promise<void> {
   setStatus('The share link is in the address bar and beside the button.');
 }
 
+/** The catalog of bundled plugins, once loaded; the test plugins are listed only with `?test-plugins`. */
+let catalogReady: Promise<void> = Promise.resolve();
+
 async function start(): Promise<void> {
   fillExamples();
   fillRoundControls();
   $('run').addEventListener('click', () => void run());
   $('share').addEventListener('click', () => void share());
   syntaxSelect.addEventListener('change', () => scheduleCheck());
-  setStatus('Loading the plugins…');
-  state.catalog = await loadCatalog();
+  // The plugins load in their workers while the first plan is made: a scenario that needs none
+  // does not wait for them.
+  const withTests = new URLSearchParams(location.search).has('test-plugins');
+  catalogReady = loadCatalog(withTests).then((catalog) => {
+    state.catalog = catalog;
+  });
   const shared = await decodeShared(location.hash);
   if (shared !== null) {
     load(shared.text, shared.syntax);
+    await catalogReady;
     for (const p of state.catalog) {
       const wanted = shared.plugins.find((s) => s.file === p.file);
       Object.assign(p, wanted ? { ...wanted, enabled: true } : { enabled: false });
@@ -248,8 +268,11 @@ async function start(): Promise<void> {
       load(example.text, example.syntax);
     }
   }
-  renderPlugins();
   await run();
+  setStatus('Loading the plugins…');
+  await catalogReady;
+  renderPlugins();
+  show();
   document.body.dataset.ready = 'true';
 }
 

@@ -1,83 +1,132 @@
-/** One reconcile in the browser: the reconciler component alone, or its session driven through the plugins' questions. */
+/**
+ * One reconcile through the reconciler component: `reconcile` when no plugin is consulted, else
+ * its session, every question relayed to whoever answers for the plugin it names. Everything here
+ * is in jco's rendering and decides nothing: whom to ask, what an answer or a failure means, what
+ * monitor mode does and how answers compose are the session's, inside the component.
+ */
 
-import { freshReconciler } from './components.ts';
-import type { Plan, ReconcileInput } from './contract.ts';
-import type { HookName } from './plugins/messages.ts';
-import { errPayload, lift, lower } from './wit.ts';
+import { errPayload } from './wit-values.js';
 
-/** Something that answers a session's questions for some consulted plugins. */
-export interface Replier {
-  /** The plugins it answers for, as session `consulted` records in slotwise's rendering. */
-  consulted(): unknown[];
-  /** Starts a reconcile of `input`: why it cannot, or null. */
-  begin(input: ReconcileInput): Promise<string | null>;
-  /** Per item, in order, the replies of its plugins, in jco's rendering. */
-  reply(hook: HookName, items: unknown[]): Promise<unknown[][]>;
-  /** Adds what it reports to the plan. */
-  finish(plan: Plan): void;
+/** A hook, as the plugin package names it. */
+export type HookName = 'pre-slot' | 'post-slot' | 'promotion' | 'review';
+
+/** The optional parts of a batch a plugin reads. */
+export interface ViewParts {
+  nodeIds: boolean;
+  nodeMeta: boolean;
+  allocationIds: boolean;
+  candidateMeta: boolean;
+  changeMessages: boolean;
 }
 
+/** A plugin as the session is opened with it. */
+export interface Consulted {
+  name: string;
+  version: string;
+  hooks: HookName[];
+  reads: ViewParts;
+  mode: 'enforce' | 'monitor';
+  failOpen: boolean;
+  /** Why it could not be loaded, when it could not: the session decides what that means. */
+  unloaded?: string;
+}
+
+/** Why a plugin has no answer, as its relay saw it. */
+export type FailureKind = 'trap' | 'fuel' | 'memory' | 'deadline' | 'too-large' | 'invalid' | 'load';
+
+/** A line a plugin logged during a call. */
+export interface LogLine {
+  level: 'debug' | 'info' | 'warn' | 'error';
+  message: string;
+}
+
+/** A relay's reply to a question: the plugin's raw answers, or why it has none. */
+export interface Reply {
+  outcome: { tag: 'ok'; val: unknown } | { tag: 'err'; val: { kind: FailureKind; message: string } };
+  logs: LogLine[];
+  /** A browser cannot meter fuel or memory. */
+  usage?: undefined;
+}
+
+/** Whoever calls some of the consulted plugins: loads them, calls the one a question names, and returns its reply or its failure. */
+export interface Relay {
+  /** Gets ready for a reconcile: a fresh, configured instance of each plugin. */
+  begin(): Promise<void>;
+  /** Its plugins, in the order they are consulted. */
+  consulted(): Consulted[];
+  /** The reply of its plugin `plugin` (a position in `consulted`) to `batch`, given the bytes it kept. */
+  answer(plugin: number, batch: unknown, kept: unknown[]): Promise<Reply>;
+}
+
+/** The reconciler component's exports, as jco renders them. */
+export interface Reconciler {
+  reconcile: { reconcile(input: unknown): unknown };
+  session: {
+    Session: {
+      open(input: unknown, plugins: Consulted[]): { next(reply: Reply | undefined): unknown };
+    };
+  };
+}
+
+/** How a reconcile ended, in jco's rendering. */
 export type Outcome =
-  | { plan: Plan }
-  | { inputError: { field: string; message: string } }
-  | { sessionError: { plugin: string; group: string; slot: number | null; message: string } }
-  | { hostError: string };
+  | { plan: unknown }
+  | { inputError: unknown }
+  | { sessionError: unknown };
+
+/** A question of the session. */
+interface Question {
+  plugin: number;
+  hook: HookName;
+  batch?: unknown;
+  kept: unknown[];
+}
 
 /**
- * Reconciles `input` with a fresh reconciler instance. With no plugin to
- * consult it calls `reconcile`, as `slotwise reconcile` does; otherwise it
- * opens a session and hands each question to the repliers, their replies
- * concatenated in the order their plugins are consulted.
+ * Reconciles `input` with `reconciler`, consulting the plugins of `relays` in order. Traps of the
+ * component itself are thrown.
  */
-export async function reconcile(input: ReconcileInput, repliers: Replier[]): Promise<Outcome> {
-  for (const r of repliers) {
-    const refused = await r.begin(input);
-    if (refused !== null) return { hostError: refused };
-  }
-  const reconciler = await freshReconciler();
-  const lowered = lower(input, { ref: 'reconcile-input' });
-  const consulted = repliers.flatMap((r) => r.consulted());
+export async function reconcile(reconciler: Reconciler, input: unknown, relays: Relay[]): Promise<Outcome> {
+  for (const relay of relays) await relay.begin();
+  const owners = relays.flatMap((relay) => relay.consulted().map((_, at) => ({ relay, at })));
+  const consulted = relays.flatMap((relay) => relay.consulted());
   if (consulted.length === 0) {
     try {
-      const plan = lift<Plan>(reconciler.reconcile.reconcile(lowered), { ref: 'plan' });
-      for (const r of repliers) r.finish(plan);
-      return { plan };
+      return { plan: reconciler.reconcile.reconcile(input) };
     } catch (e) {
-      return { inputError: liftErr(e, 'input-error') };
+      return { inputError: payloadOf(e) };
     }
   }
   let session;
   try {
-    session = reconciler.session.Session.open(lowered, lower(consulted, { list: { ref: 'consulted' } }));
+    session = reconciler.session.Session.open(input, consulted);
   } catch (e) {
-    return { inputError: liftErr(e, 'input-error') };
+    return { inputError: payloadOf(e) };
   }
-  let replies: unknown = undefined;
+  // A question about the batch of the one before carries none: the relay keeps the last.
+  let batch: unknown = undefined;
+  let reply: Reply | undefined = undefined;
   for (;;) {
     let progress: { tag: 'ask' | 'done'; val: unknown };
     try {
-      progress = session.next(replies) as typeof progress;
+      progress = session.next(reply) as typeof progress;
     } catch (e) {
-      return { sessionError: liftErr(e, 'session-error') };
+      return { sessionError: payloadOf(e) };
     }
-    if (progress.tag === 'done') {
-      const plan = lift<Plan>(progress.val, { ref: 'plan' });
-      for (const r of repliers) r.finish(plan);
-      return { plan };
+    if (progress.tag === 'done') return { plan: progress.val };
+    const question = progress.val as Question;
+    batch = question.batch ?? batch;
+    const owner = owners[question.plugin];
+    if (owner === undefined || batch === undefined) {
+      throw new Error(`the session asked plugin ${question.plugin}, which no relay answers for, or asked about no batch`);
     }
-    const question = progress.val as { tag: HookName; val: unknown[] };
-    const perReplier: unknown[][][] = [];
-    for (const r of repliers) perReplier.push(await r.reply(question.tag, question.val));
-    replies = {
-      tag: question.tag,
-      val: question.val.map((_, i) => perReplier.flatMap((answers) => answers[i] ?? [])),
-    };
+    reply = await owner.relay.answer(owner.at, batch, question.kept);
   }
 }
 
-/** The `err` payload a jco export threw, in slotwise's rendering; anything else (a trap) is rethrown. */
-function liftErr<T>(e: unknown, type: string): T {
+/** The `err` payload a jco export threw; anything else (a trap of the component) is thrown on. */
+function payloadOf(e: unknown): unknown {
   const payload = errPayload(e);
   if (payload === undefined) throw e;
-  return lift<T>(payload, { ref: type });
+  return payload;
 }

@@ -1,8 +1,14 @@
 /** The rounds played from a scenario: each with its input, its outcome and the follow-up evaluations still waiting. */
 
-import type { FollowupEval, ReconcileInput } from './contract.ts';
-import type { Outcome } from './reconcile.ts';
+import type { FollowupEval, Plan, ReconcileInput } from './contract.ts';
 import { nextRound, type Step } from './simulator/round.ts';
+
+/** How a round's reconcile ended, in slotwise's rendering. */
+export type Outcome =
+  | { plan: Plan }
+  | { inputError: { field: string; message: string } }
+  | { sessionError: { plugin: string; group: string; slot: number | null; message: string } }
+  | { hostError: string };
 
 export interface Round {
   /** From 1. */

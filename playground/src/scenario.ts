@@ -28,8 +28,8 @@ export interface Scenario {
   description: string | null;
   input: ReconcileInput;
   plugins: PluginRequest[];
-  /** The scripted policy's plugins (session `consulted` records), when it scripts one. */
-  scripted: unknown[] | null;
+  /** The scripted policy's plugins, the JSON of session `consulted` records, when it scripts one. */
+  scripted: string | null;
 }
 
 /** Why a text is not a scenario, and where. */
@@ -64,7 +64,7 @@ export async function readScenario(
           deadlineMs: p.deadline === undefined ? null : Number(p.deadline / 1_000_000n),
           reconcileDeadlineMs: p.reconcileDeadline === undefined ? null : Number(p.reconcileDeadline / 1_000_000n),
         })),
-        scripted: read.scripted === undefined ? null : (parseJson(read.scripted) as unknown[]),
+        scripted: read.scripted ?? null,
       },
     };
   } catch (e) {
@@ -80,15 +80,5 @@ export async function readScenario(
         column: payload.column ?? null,
       },
     };
-  }
-}
-
-/** The replies the scenario's scripted policy gives to a session question, in slotwise's rendering. */
-export async function scriptedReplies(scenario: Scenario, question: string): Promise<string> {
-  const { reader } = await scenarioReader();
-  try {
-    return reader.scriptedReplies(scenario.text, scenario.syntax, question);
-  } catch (e) {
-    throw new Error(`the scripted policy cannot answer: ${String(errPayload(e) ?? e)}`);
   }
 }

@@ -1,27 +1,54 @@
-/** A scenario's scripted policy answering the session's questions, through the scenario reader as `slotwise reconcile` answers them. */
+/** A scenario's scripted policy as a relay: each question's batch goes to the scenario reader, whose scripted relay answers it as `slotwise reconcile` answers it for the same scenario. */
 
-import type { ReconcileInput } from './contract.ts';
-import type { HookName } from './plugins/messages.ts';
-import type { Replier } from './reconcile.ts';
-import { scriptedReplies, type Scenario } from './scenario.ts';
-import { lift, lower, parseJson, stringifyJson } from './wit.ts';
+import type { Consulted, Relay, Reply } from './reconcile.ts';
+import { parseJson, stringifyJson } from './wit-values.js';
 
-export class ScriptedPolicy implements Replier {
-  constructor(private readonly scenario: Scenario & { scripted: unknown[] }) {}
+/** How a scenario's text is written. */
+export type Syntax = 'yaml' | 'json';
 
-  consulted(): unknown[] {
-    return this.scenario.scripted;
+/** What the relay needs of the scenario reader component. */
+export interface ScriptReader {
+  scriptedReply(text: string, syntax: Syntax, plugin: number, batch: string): string;
+}
+
+/** Conversions between slotwise's rendering and jco's (see wit-values.js). */
+export interface Codec {
+  lower(value: unknown, type: unknown): unknown;
+  lift(value: unknown, type: unknown): unknown;
+}
+
+export class ScriptedRelay implements Relay {
+  private readonly plugins: Consulted[];
+
+  /**
+   * The scripted plugins of the scenario `text`; `scripted` is the JSON of their `consulted`
+   * records, as the reader gives it.
+   */
+  constructor(
+    private readonly reader: ScriptReader,
+    private readonly codec: Codec,
+    private readonly text: string,
+    private readonly syntax: Syntax,
+    scripted: string,
+  ) {
+    this.plugins = codec.lower(parseJson(scripted), { list: { ref: 'consulted' } }) as Consulted[];
   }
 
-  async begin(_input: ReconcileInput): Promise<string | null> {
-    return null;
+  async begin(): Promise<void> {}
+
+  consulted(): Consulted[] {
+    return this.plugins;
   }
 
-  async reply(hook: HookName, items: unknown[]): Promise<unknown[][]> {
-    const question = stringifyJson(lift({ tag: hook, val: items }, { ref: 'question' }));
-    const replies = parseJson(await scriptedReplies(this.scenario, question));
-    return (lower(replies, { ref: 'replies' }) as { val: unknown[][] }).val;
+  async answer(plugin: number, batch: unknown, _kept: unknown[]): Promise<Reply> {
+    const question = stringifyJson(this.codec.lift(batch, { ref: 'plugin/batch' }));
+    let reply: string;
+    try {
+      reply = this.reader.scriptedReply(this.text, this.syntax, plugin, question);
+    } catch (e) {
+      const cause = e !== null && typeof e === 'object' && 'payload' in e ? String(e.payload) : String(e);
+      return { outcome: { tag: 'err', val: { kind: 'load', message: `the script cannot answer: ${cause}` } }, logs: [] };
+    }
+    return this.codec.lower(parseJson(reply), { ref: 'reply' }) as Reply;
   }
-
-  finish(): void {}
 }

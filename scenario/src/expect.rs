@@ -6,7 +6,7 @@ use crate::file::{
 };
 use crate::input::expand;
 use crate::time::from_now;
-use crate::wit_name;
+use crate::wit_name::wit_name;
 use slotwise_reconciler::{ClientStatus, DesiredUpdates, GroupPlan, InputError, Plan};
 
 /// What a scenario expects, with its times resolved against its `now`.

@@ -561,6 +561,21 @@ pub struct ExpectFile {
     /// Steps that must be in the report.
     #[serde(default)]
     pub steps: Vec<StepExpect>,
+    /// The lines plugins logged, every one, in order; absent: not checked.
+    pub plugin_logs: Option<Vec<LogExpect>>,
+}
+
+/// An expected log line; unset fields are not checked.
+#[derive(Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+pub struct LogExpect {
+    pub plugin: Option<String>,
+    /// `pre-slot`, `post-slot`, `promotion` or `review`.
+    pub hook: Option<String>,
+    pub group: Option<String>,
+    pub level: Option<slotwise_reconciler::LogLevel>,
+    /// Text the line must contain.
+    pub message: String,
 }
 
 /// An expected promotion decision; unset fields are not checked.

@@ -1,11 +1,11 @@
 //! Building the reconciler's input from a scenario file, filling in Nomad's test-fixture defaults.
 
+use crate::error::ScenarioError;
 use crate::file::{
     AllocFile, DeploymentFile, FingerprintFile, GroupFile, Indexes, JobFile, JobKind, Outdated,
     RescheduleFile, ScenarioFile, TaskStateFile, Transition, UpdateFile, UpdatePreset,
 };
 use crate::limits::MAX_ALLOCATIONS;
-use crate::ScenarioError;
 use slotwise_reconciler::{
     Allocation, AllocationSpec, ClientStateChange, ClientStatus, DelayFunction, Deployment,
     DeploymentGroup, DeploymentHealth, DeploymentStatus, DesiredStatus, DesiredTransition,

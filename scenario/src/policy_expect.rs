@@ -1,7 +1,7 @@
-//! Checking what policies did to a plan: promotions, policy actions, carried plugin data and step reports.
+//! Checking what policies did to a plan: promotions, policy actions, failures, carried plugin data, step reports and the lines plugins logged.
 
 use crate::file::ExpectFile;
-use crate::wit_name;
+use crate::wit_name::wit_name;
 use slotwise_reconciler::Plan;
 
 /// Appends to `out` every way `plan` differs from what `want` says of policies.
@@ -11,6 +11,7 @@ pub(crate) fn check(want: &ExpectFile, plan: &Plan, out: &mut Vec<String>) {
     check_failures(want, plan, out);
     check_ext(want, plan, out);
     check_steps(want, plan, out);
+    check_logs(want, plan, out);
 }
 
 fn check_promotions(want: &ExpectFile, plan: &Plan, out: &mut Vec<String>) {
@@ -178,6 +179,50 @@ fn check_steps(want: &ExpectFile, plan: &Plan, out: &mut Vec<String>) {
                     .as_ref()
                     .map(|m| format!(" `{m}`"))
                     .unwrap_or_default()
+            ));
+        }
+    }
+}
+
+fn check_logs(want: &ExpectFile, plan: &Plan, out: &mut Vec<String>) {
+    let Some(expected) = &want.plugin_logs else {
+        return;
+    };
+    let describe = |l: &slotwise_reconciler::PluginLog| {
+        let group = l
+            .group
+            .as_ref()
+            .map(|g| format!(" {g}"))
+            .unwrap_or_default();
+        format!(
+            "{} at {}{group}, {}: {}",
+            l.plugin,
+            l.hook,
+            wit_name(&l.level),
+            l.message
+        )
+    };
+    let got = &plan.plugin_logs;
+    if got.len() != expected.len() {
+        let all: Vec<String> = got.iter().map(describe).collect();
+        out.push(format!(
+            "plugin logs: expected {} lines, got {}: {all:?}",
+            expected.len(),
+            got.len()
+        ));
+        return;
+    }
+    for (n, (w, g)) in expected.iter().zip(got).enumerate() {
+        let matches = w.plugin.as_ref().is_none_or(|p| *p == g.plugin)
+            && w.hook.as_ref().is_none_or(|h| *h == g.hook)
+            && w.group.as_ref().is_none_or(|x| g.group.as_ref() == Some(x))
+            && w.level.is_none_or(|l| l == g.level)
+            && g.message.contains(w.message.as_str());
+        if !matches {
+            out.push(format!(
+                "plugin log {n}: expected `{}`, got {}",
+                w.message,
+                describe(g)
             ));
         }
     }

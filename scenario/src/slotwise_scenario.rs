@@ -8,6 +8,7 @@
 #![doc = include_str!("../README.md")]
 
 mod document;
+mod error;
 mod expect;
 mod file;
 mod forms;
@@ -17,19 +18,24 @@ mod plugins;
 mod policy;
 mod policy_expect;
 mod reading;
+mod scripted_relay;
 mod system;
 mod time;
+mod wit_name;
 pub mod wording;
 
+pub use error::ScenarioError;
 pub use expect::{Expectation, Failure};
 pub use file::ScenarioFile;
 pub use input::DEFAULT_NOW;
 pub use plugins::{
     fails_open, parse_size, ByteSize, LimitsFile, Mode, OnError, PluginEntry, PluginsFile,
 };
-pub use policy::{PolicyFile, ScriptedPolicy};
+pub use policy::PolicyFile;
+pub use scripted_relay::ScriptedRelay;
 pub use system::{NodePick, SystemFile};
 pub use time::{from_now, parse_duration, rfc3339, Duration};
+pub use wit_name::wit_name;
 
 use slotwise_reconciler::ReconcileInput;
 use std::path::Path;
@@ -43,23 +49,11 @@ pub struct Scenario {
     /// The reconciler's input.
     pub input: ReconcileInput,
     /// The scripted policy, if the scenario gives one.
-    pub policy: Option<ScriptedPolicy>,
+    pub policy: Option<ScriptedRelay>,
     /// The policy plugins to consult, in order.
     pub plugins: Vec<PluginEntry>,
     /// The plan expected, if any.
     pub expect: Option<Expectation>,
-}
-
-/// Why a scenario file cannot be used.
-#[derive(Debug, thiserror::Error)]
-pub enum ScenarioError {
-    /// Not well-formed YAML or JSON, or a field of the wrong shape; the
-    /// message names the field and the line.
-    #[error("{0}")]
-    Format(String),
-    /// Well-formed, but inconsistent.
-    #[error("{field}: {message}")]
-    Invalid { field: String, message: String },
 }
 
 /// The syntax of a scenario file.
@@ -120,7 +114,7 @@ pub fn from_file(mut file: ScenarioFile) -> Result<Scenario, ScenarioError> {
         });
     }
     let policy = match &file.policy {
-        Some(p) => Some(ScriptedPolicy::new(p, now)?),
+        Some(p) => Some(ScriptedRelay::new(p, now)?),
         None => None,
     };
     let expect = file.expect.map(|file| Expectation {
@@ -155,12 +149,4 @@ pub fn plugins_schema() -> serde_json::Value {
 /// names the field.
 pub fn parse_plugins(text: &str, syntax: Syntax) -> Result<PluginsFile, ScenarioError> {
     reading::read(text, syntax)
-}
-
-/// The WIT name of a contract enum value, as its JSON rendering spells it.
-pub fn wit_name<T: serde::Serialize>(value: &T) -> String {
-    serde_json::to_value(value)
-        .ok()
-        .and_then(|v| v.as_str().map(str::to_string))
-        .unwrap_or_default()
 }

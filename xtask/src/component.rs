@@ -16,6 +16,17 @@ pub fn build(ws: &Workspace) -> Result<PathBuf> {
 /// its features do not leak into other crates' builds), wraps it into a
 /// component that imports nothing, and writes it to `out`.
 pub fn build_package(ws: &Workspace, package: &str, out: &Path) -> Result<()> {
+    build_package_importing(ws, package, out, &[])
+}
+
+/// As [`build_package`], letting the component import the interfaces in
+/// `allowed` and nothing else.
+pub fn build_package_importing(
+    ws: &Workspace,
+    package: &str,
+    out: &Path,
+    allowed: &[&str],
+) -> Result<()> {
     ws.cargo(&[
         "build",
         "--profile",
@@ -29,7 +40,7 @@ pub fn build_package(ws: &Workspace, package: &str, out: &Path) -> Result<()> {
         "target/wasm32-unknown-unknown/component/{}.wasm",
         package.replace('-', "_")
     ));
-    let component = wrap(&module)?;
+    let component = wrap(&module, allowed)?;
     if let Some(dir) = out.parent() {
         std::fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
     }
@@ -43,8 +54,8 @@ pub fn build_package(ws: &Workspace, package: &str, out: &Path) -> Result<()> {
 }
 
 /// Wraps the core module at `path`, built with wit-bindgen, into a
-/// component, and checks that it imports nothing.
-pub fn wrap(path: &Path) -> Result<Vec<u8>> {
+/// component, and checks that it imports nothing beyond `allowed`.
+pub fn wrap(path: &Path, allowed: &[&str]) -> Result<Vec<u8>> {
     let module = std::fs::read(path).with_context(|| format!("reading {}", path.display()))?;
     let component = ComponentEncoder::default()
         .module(&module)
@@ -52,12 +63,13 @@ pub fn wrap(path: &Path) -> Result<Vec<u8>> {
         .validate(true)
         .encode()
         .with_context(|| format!("wrapping {} into a component", path.display()))?;
-    check_no_imports(&component).with_context(|| path.display().to_string())?;
+    check_imports(&component, allowed).with_context(|| path.display().to_string())?;
     Ok(component)
 }
 
-/// Other hosts embed the component as it is: it must need nothing from them.
-pub fn check_no_imports(component: &[u8]) -> Result<()> {
+/// The component may import the interfaces in `allowed`, and nothing else:
+/// other hosts embed it as it is, so it must need nothing else from them.
+pub fn check_imports(component: &[u8], allowed: &[&str]) -> Result<()> {
     let decoded = wit_component::decode(component).context("decoding the component")?;
     let DecodedWasm::Component(resolve, world) = decoded else {
         bail!("the encoded component decodes as a WIT package, not a component");
@@ -66,10 +78,11 @@ pub fn check_no_imports(component: &[u8]) -> Result<()> {
         .imports
         .keys()
         .map(|key| resolve.name_world_key(key))
+        .filter(|name| !allowed.contains(&name.as_str()))
         .collect();
     if !imports.is_empty() {
         bail!(
-            "a slotwise component must import nothing, but this one imports {}",
+            "this slotwise component may import nothing else, but it imports {}",
             imports.join(", ")
         );
     }

@@ -14,12 +14,16 @@
 //! - `playground`: the browser playground's static files, with the components it bundles.
 //! - `packages [--test]`: the Python wheel and the npm tarball, into
 //!   `target/packages/`; with `--test`, each installed and tested afresh.
+//! - `circles`: the check that no files import each other around a circle,
+//!   and that crates import only the layers below them.
 
+mod circles;
 mod component;
 mod declarations;
 mod fuzz;
 mod packages;
 mod playground;
+mod plugin_projects;
 mod plugins;
 mod run;
 mod wit_types;
@@ -50,9 +54,12 @@ fn main() -> Result<()> {
         Some("playground") => playground::build(&ws),
         Some("packages") if args.get(1).is_some_and(|a| a == "--test") => packages::test(&ws),
         Some("packages") => packages::build(&ws),
+        Some("circles") => {
+            circles::check_showing(&ws, args.get(1).is_some_and(|a| a == "--imports"))
+        }
         _ => {
             bail!(
-                "usage: cargo xtask <build | plugins | demo | test [--long] | fuzz [--long] | bench [args] | playground | packages [--test]>"
+                "usage: cargo xtask <build | plugins | demo | test [--long] | fuzz [--long] | bench [args] | playground | packages [--test] | circles [--imports]>"
             )
         }
     }
@@ -99,6 +106,7 @@ fn demo(ws: &Workspace) -> Result<()> {
 
 fn test(ws: &Workspace, long: bool) -> Result<()> {
     ws.step("formatting", || ws.cargo(&["fmt", "--all", "--check"]))?;
+    ws.step("circles and layers", || circles::check(ws))?;
     ws.step("lints", || {
         ws.cargo(&[
             "clippy",
@@ -137,6 +145,7 @@ fn test(ws: &Workspace, long: bool) -> Result<()> {
             ],
         )
     })?;
+    ws.step("new plugin projects", || plugin_projects::test(ws))?;
     ws.step("embedding in Node", || ws.node_test())?;
     ws.step("packages, installed as a user would", || packages::test(ws))?;
     ws.step("playground", || playground::test(ws))?;

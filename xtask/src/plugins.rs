@@ -1,6 +1,9 @@
 //! The plugins shipped in `plugins/`: Rust crates built for `wasm32-unknown-unknown` and wrapped like the reconciler, and JavaScript packages componentized with jco, into `target/slotwise/plugins/`.
 
-use crate::component::{build_package, check_no_imports};
+use crate::component::{build_package_importing, check_imports};
+
+/// The one interface a plugin may import.
+pub const PLUGIN_IMPORTS: &[&str] = &["slotwise:plugin/log@0.2.0"];
 use crate::run::Workspace;
 use anyhow::{Context, Result};
 use std::path::{Path, PathBuf};
@@ -8,6 +11,9 @@ use std::path::{Path, PathBuf};
 /// A plugin crate: a package whose library is a `cdylib`.
 struct PluginCrate {
     package: String,
+    /// Whether it says it is a test plugin (`[package.metadata.slotwise]
+    /// test-plugin = true`), which no user is offered.
+    test: bool,
 }
 
 /// Builds every plugin under `plugins/`, Rust crates first, and writes
@@ -17,8 +23,25 @@ pub fn build(ws: &Workspace) -> Result<Vec<PathBuf>> {
     std::fs::create_dir_all(&out_dir)?;
     let plugins = ws.root.join("plugins");
     let mut built = Vec::new();
-    for plugin in crates(&plugins)? {
-        built.push(build_crate(ws, &plugin, &out_dir)?);
+    let found = crates(&plugins)?;
+    let tests: Vec<&str> = found
+        .iter()
+        .filter(|p| p.test)
+        .map(|p| p.package.as_str())
+        .collect();
+    // Which of the built plugins are test plugins, for the playground's bundle.
+    let list = format!(
+        "[{}]\n",
+        tests
+            .iter()
+            .map(|t| format!("\"{t}\""))
+            .collect::<Vec<_>>()
+            .join(", ")
+    );
+    let listed = out_dir.join("test-plugins.json");
+    std::fs::write(&listed, list).with_context(|| format!("writing {}", listed.display()))?;
+    for plugin in &found {
+        built.push(build_crate(ws, plugin, &out_dir)?);
     }
     let js = js_packages(&plugins)?;
     if !js.is_empty() && !npm_available() {
@@ -47,7 +70,7 @@ fn npm_available() -> bool {
 /// leak into another's world.
 fn build_crate(ws: &Workspace, plugin: &PluginCrate, out_dir: &Path) -> Result<PathBuf> {
     let out = out_dir.join(format!("{}.wasm", plugin.package));
-    build_package(ws, &plugin.package, &out)?;
+    build_package_importing(ws, &plugin.package, &out, PLUGIN_IMPORTS)?;
     Ok(out)
 }
 
@@ -78,10 +101,10 @@ fn build_js(ws: &Workspace, dir: &Path, out_dir: &Path) -> Result<PathBuf> {
         ],
     )?;
     let component = std::fs::read(&out).with_context(|| format!("reading {}", out.display()))?;
-    // The host refuses a plugin that imports anything; say so at build time.
-    check_no_imports(&component).with_context(|| out.display().to_string())?;
+    // The host refuses a plugin that imports anything but the log; say so at build time.
+    check_imports(&component, PLUGIN_IMPORTS).with_context(|| out.display().to_string())?;
     println!(
-        "{name}: {} ({} KiB, no imports)",
+        "{name}: {} ({} KiB, no imports but the log)",
         out.display(),
         component.len() / 1024
     );
@@ -118,6 +141,7 @@ fn crates(dir: &Path) -> Result<Vec<PluginCrate>> {
             .with_context(|| format!("{} names no package", manifest.display()))?;
         found.push(PluginCrate {
             package: package.to_string(),
+            test: text.lines().any(|l| l.trim() == "test-plugin = true"),
         });
     }
     Ok(found)

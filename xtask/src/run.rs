@@ -37,7 +37,8 @@ impl Workspace {
         self.run_with(dir, program, args, &[])
     }
 
-    /// Runs `program` with `args` in `dir`, with the environment variables `env` set.
+    /// Runs `program` with `args` in `dir`, with the environment variables
+    /// `env` set; fails unless it succeeds.
     pub fn run_with(
         &self,
         dir: &Path,
@@ -48,7 +49,7 @@ impl Workspace {
         println!("$ {program} {}", args.join(" "));
         let status = Command::new(program)
             .args(args)
-            .envs(env.iter().copied())
+            .envs(env.iter().map(|(k, v)| (*k, v.as_os_str())))
             .current_dir(dir)
             .status()
             .with_context(|| format!("cannot run {program}"))?;

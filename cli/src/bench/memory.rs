@@ -1,6 +1,6 @@
 //! Peak memory, measured in child processes: the high-water mark of resident memory a path needs beyond what its input holds.
 
-use super::{aims, verdict};
+use super::aims::{self, verdict};
 use anyhow::{bail, Context, Result};
 use std::path::Path;
 use std::process::{Command, Stdio};

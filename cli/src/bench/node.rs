@@ -1,6 +1,6 @@
 //! The Node measurement: the same workload through jco's bindings, typed and encoded, timed by `tests/node/bench.mjs`.
 
-use super::Timing;
+use super::timing::Timing;
 use anyhow::{bail, Context, Result};
 use slotwise_reconciler::ReconcileInput;
 use std::path::Path;

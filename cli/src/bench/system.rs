@@ -1,6 +1,9 @@
 //! System jobs: a reconcile of a system job on 10,000 nodes with three groups, natively and through the component.
 
-use super::{measure, NOW, SECOND};
+use super::paths::measure;
+use slotwise_cli::workload::NOW;
+
+const SECOND: i64 = 1_000_000_000;
 use anyhow::Result;
 use slotwise_host::ComponentReconciler;
 use slotwise_reconciler::{

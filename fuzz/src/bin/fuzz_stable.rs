@@ -198,11 +198,8 @@ fn keep(dir: &Path, data: &[u8]) -> PathBuf {
 fn seed(corpus: &Path) -> ExitCode {
     let dir = corpus.join("plugin_answers");
     let _ = std::fs::create_dir_all(&dir);
-    for (name, pools) in slotwise_fuzz::answer_seeds() {
-        let Ok(text) = serde_json::to_string_pretty(&pools) else {
-            return ExitCode::FAILURE;
-        };
-        if std::fs::write(dir.join(format!("{name}.json")), text).is_err() {
+    for (name, bytes) in slotwise_fuzz::answer_seeds() {
+        if std::fs::write(dir.join(format!("{name}.bin")), bytes).is_err() {
             return ExitCode::FAILURE;
         }
     }

@@ -1,6 +1,6 @@
 //! Budget: how many allocations the rollout may change now, from max-parallel and the health of what it already changed.
 
-use super::GroupRun;
+use super::run::GroupRun;
 use crate::candidate::Standing;
 use crate::deployment::strategy;
 use crate::pipeline::Outcome;

@@ -1,6 +1,6 @@
 //! Canaries: those of a superseded or failed deployment are stopped, those on bad nodes are replaced, the rest are kept.
 
-use super::GroupRun;
+use super::run::GroupRun;
 use crate::candidate::Standing;
 use crate::pipeline::Outcome;
 use crate::{Classification, ClientStatus, Reason};

@@ -1,6 +1,6 @@
 //! Canary placement: a destructive change under an update strategy with canaries first places the canaries it lacks.
 
-use super::GroupRun;
+use super::run::GroupRun;
 use crate::pipeline::Outcome;
 use crate::{Placement, Reason};
 

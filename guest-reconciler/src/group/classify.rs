@@ -1,6 +1,6 @@
 //! Classification: every allocation in play gets its set from the rule table, and the rule that put it there.
 
-use super::GroupRun;
+use super::run::GroupRun;
 use crate::candidate::Standing;
 use crate::pipeline::Outcome;
 use crate::Classification;

@@ -1,6 +1,6 @@
 //! Completion: whether the group needs nothing more of the current deployment.
 
-use super::GroupRun;
+use super::run::GroupRun;
 use crate::candidate::Standing;
 use crate::pipeline::Outcome;
 

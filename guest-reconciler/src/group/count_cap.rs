@@ -1,6 +1,6 @@
 //! Count cap: a group never places more allocations in one plan than its count.
 
-use super::GroupRun;
+use super::run::GroupRun;
 use crate::pipeline::Outcome;
 
 pub(super) fn run(g: &mut GroupRun) -> Outcome {

@@ -1,6 +1,6 @@
 //! Destructive updates: allocations the group's change cannot absorb are replaced, lowest slots first, as far as the budget allows.
 
-use super::GroupRun;
+use super::run::GroupRun;
 use crate::candidate::Candidate;
 use crate::pipeline::Outcome;
 use crate::{DestructiveUpdate, GroupPlan, Reason};

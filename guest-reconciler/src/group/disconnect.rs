@@ -1,7 +1,7 @@
 //! Disconnection: allocations whose client just disconnected are marked unknown, may be replaced, and get an evaluation for when they time out.
 
 use super::rescheduling::{already_replaced, screen, verdict, Screen, Verdict};
-use super::GroupRun;
+use super::run::GroupRun;
 use crate::candidate::Standing;
 use crate::followup::{batches, Purpose};
 use crate::pipeline::Outcome;

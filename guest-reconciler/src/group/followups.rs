@@ -1,6 +1,6 @@
 //! Follow-ups: expired allocations become lost, and work that must wait gets a follow-up evaluation.
 
-use super::GroupRun;
+use super::run::GroupRun;
 use crate::candidate::Standing;
 use crate::followup::{batches, Purpose};
 use crate::pipeline::Outcome;

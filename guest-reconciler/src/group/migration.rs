@@ -1,6 +1,6 @@
 //! Migration: allocations marked to move are stopped and placed again elsewhere, whatever the deployment's state.
 
-use super::GroupRun;
+use super::run::GroupRun;
 use crate::candidate::Standing;
 use crate::pipeline::Outcome;
 use crate::{Placement, Reason};

@@ -1,6 +1,6 @@
 //! Placement: failed allocations are replaced, lost ones replaced up to the count, free slots filled; the deployment decides how much of it happens now.
 
-use super::GroupRun;
+use super::run::{GroupRun, Proposal};
 use crate::candidate::{Candidate, Standing};
 use crate::pipeline::Outcome;
 use crate::{ClientStatus, Placement, Reason};
@@ -88,12 +88,6 @@ fn propose(g: &mut GroupRun) {
         g.dstate.desired_total += proposed.len() as u32;
     }
     g.proposed = proposed;
-}
-
-/// A placement the group needs, and the candidate it replaces, if any.
-pub(crate) struct Proposal {
-    pub(crate) placement: Placement,
-    pub(crate) previous: Option<usize>,
 }
 
 /// A placement that takes over the slot of candidate `c` at position `i`.

@@ -1,94 +1,139 @@
-//! Post-slot: policies see what is proposed for each slot, and may accept it, veto it or defer it to a later evaluation.
+//! Post-slot: what is proposed for each slot is put to whoever wants a say, who may accept it, veto it or defer it to a later evaluation.
 //!
 //! A vetoed or deferred slot keeps what it has: every entry of the plan that
 //! concerns it is withdrawn and the counters follow. Work freed by a withdrawal
 //! (a rollout budget, say) is not handed to another slot in the same round,
 //! so the policy is never asked about changes it has not seen.
 
-use super::GroupRun;
-use crate::composition::{self, Tally};
+use super::run::GroupRun;
 use crate::followup::{batches, Purpose};
 use crate::pipeline::Outcome;
-use crate::plugin::{ChangeKind, Hook, PostSlotDecision, ProposedChange, SlotProposal};
-use crate::{views, GroupPlan, PolicyVerdict, Question, Reason};
-use std::collections::{BTreeMap, BTreeSet};
+use crate::ruling::{PostSlot, Ruling, Rulings};
+use crate::{GroupPlan, PolicyVerdict, Reason};
+use std::collections::BTreeSet;
 
 pub(super) fn run(g: &mut GroupRun) -> Outcome {
-    // Slots held before the decision keep what early steps proposed for them too.
-    let held = g.held_slots.clone();
-    withdraw(g, &held, "its slot is held");
-    if !g.hooks.asks(Hook::PostSlot) {
+    if !g.post_slot_prepared {
+        // Slots held before the decision keep what early steps proposed for them too.
+        let held = g.held_slots.clone();
+        withdraw(g, &held, "its slot is held");
+        g.post_slot_prepared = true;
+    }
+    if !g.wants.post_slot {
         return Outcome::skipped("no plugin reviews proposed changes");
     }
-    let proposals: Vec<SlotProposal> = changes_by_slot(&g.plan)
-        .into_iter()
-        .filter(|(index, _)| !held.contains(index))
-        .map(|(index, changes)| {
-            let claimants = &g.candidates[g.slots.claimants(index)];
-            SlotProposal {
-                slot: views::slot(&g.spec.name, index, g.spec.count, claimants, g.ctx.now),
-                changes,
-            }
-        })
-        .collect();
-    if proposals.is_empty() {
+    let items = g.post_slot_items();
+    if items.is_empty() {
         return Outcome::skipped("no changes to review");
     }
-    let Some(replies) = g.hooks.post_slot(&proposals) else {
-        let asked = proposals.len();
-        g.pending = Some(Question::PostSlot(proposals));
-        return Outcome::waiting(format!("asks the plugins about {asked} slots with changes"))
-            .and_finish();
+    let rulings = match g.rulings.take() {
+        Some(Rulings::PostSlot(rulings)) => rulings,
+        other => {
+            g.rulings = other;
+            return Outcome::pause();
+        }
     };
-    if replies.len() != proposals.len() {
-        return g.miscounted(replies.len(), proposals.len());
-    }
     let mut kept = BTreeSet::new();
     let mut deferrals = Vec::new();
-    for (proposal, replies) in proposals.iter().zip(replies) {
-        let index = proposal.slot.index;
-        let mut tally = Tally::default();
-        let composed = composition::post_slot(g.hooks.consulted(), proposal, replies, &mut tally);
-        let (decision, by) = match composed {
-            Ok(composed) => composed,
-            Err(error) => return g.refuse(error),
-        };
-        match &decision {
-            PostSlotDecision::Accept => {}
-            PostSlotDecision::Veto(why) => {
-                kept.insert(index);
-                g.act(&by, index, PolicyVerdict::Vetoed, why);
-            }
-            PostSlotDecision::Defer(d) => {
-                kept.insert(index);
-                deferrals.push((index as usize, d.until));
-                g.act(&by, index, PolicyVerdict::Deferred, &d.reason);
+    for (Ruling { ruled, monitored }, &index) in rulings.into_iter().zip(&items) {
+        if let Some(ruled) = ruled {
+            match &ruled.decision {
+                PostSlot::Veto(why) => {
+                    kept.insert(index);
+                    g.act(&ruled.by, index, PolicyVerdict::Vetoed, why);
+                }
+                PostSlot::Defer { until, reason } => {
+                    kept.insert(index);
+                    deferrals.push((index as usize, *until));
+                    g.act(&ruled.by, index, PolicyVerdict::Deferred, reason);
+                }
             }
         }
-        g.tally(index, tally);
+        g.actions.extend(monitored);
     }
     let deferred = deferrals.len();
     withdraw(g, &kept, "kept by a policy");
     g.held_slots.extend(&kept);
     g.create_evals(batches(deferrals), Purpose::PolicyDeferral, false);
     Outcome::done(format!(
-        "{} slots reviewed; {} vetoed, {deferred} deferred",
-        proposals.len(),
+        "{} reviewed; {} vetoed, {deferred} deferred",
+        crate::phrasing::count(items.len(), "slot"),
         kept.len() - deferred
     ))
 }
 
-/// The changes the plan proposes, by slot, in the order a reader of the plan
-/// meets them.
-fn changes_by_slot(plan: &GroupPlan) -> BTreeMap<u32, Vec<ProposedChange>> {
-    let mut by_slot: BTreeMap<u32, Vec<ProposedChange>> = BTreeMap::new();
-    let mut add = |index: u32, kind, allocation: Option<&String>, reason: Reason, message: &str| {
-        by_slot.entry(index).or_default().push(ProposedChange {
-            kind,
-            allocation: allocation.cloned(),
-            reason: reason.name().to_string(),
-            message: message.to_string(),
-        });
+impl GroupRun<'_> {
+    /// The slots shown to plugins with their proposed changes, in order:
+    /// those with changes that no one holds.
+    pub(crate) fn post_slot_items(&self) -> Vec<u32> {
+        let mut slots: Vec<u32> = changes_by_slot(&self.plan)
+            .changes
+            .iter()
+            .map(|(index, _)| *index)
+            .filter(|index| !self.held_slots.contains(index))
+            .collect();
+        slots.dedup();
+        slots
+    }
+}
+
+/// The kind of a change the plan proposes for a slot.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum ChangeKind {
+    Place,
+    Stop,
+    Migrate,
+    InPlaceUpdate,
+    DestructiveUpdate,
+    Disconnect,
+    Reconnect,
+    AttachFollowup,
+}
+
+/// One change the plan proposes.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Proposed<'p> {
+    pub(crate) kind: ChangeKind,
+    /// The existing allocation it concerns, if any.
+    pub(crate) allocation: Option<&'p str>,
+    pub(crate) reason: Reason,
+    pub(crate) message: &'p str,
+}
+
+/// The changes a plan proposes, by slot: one list sorted by slot, each
+/// slot's in the order a reader of the plan meets them.
+pub(crate) struct Proposals<'p> {
+    pub(crate) changes: Vec<(u32, Proposed<'p>)>,
+}
+
+impl<'p> Proposals<'p> {
+    /// The changes proposed for slot `index`.
+    pub(crate) fn of(&self, index: u32) -> impl Iterator<Item = &Proposed<'p>> {
+        let first = self.changes.partition_point(|(i, _)| *i < index);
+        self.changes[first..]
+            .iter()
+            .take_while(move |(i, _)| *i == index)
+            .map(|(_, p)| p)
+    }
+}
+
+/// The changes the plan proposes, by slot.
+pub(crate) fn changes_by_slot<'p>(plan: &'p GroupPlan) -> Proposals<'p> {
+    let mut changes: Vec<(u32, Proposed<'p>)> = Vec::new();
+    let mut add = |index: u32,
+                   kind: ChangeKind,
+                   allocation: Option<&'p String>,
+                   reason: Reason,
+                   message: &'p str| {
+        changes.push((
+            index,
+            Proposed {
+                kind,
+                allocation: allocation.map(String::as_str),
+                reason,
+                message,
+            },
+        ));
     };
     for p in &plan.placements {
         // A migration is one change: its stop stands for it.
@@ -144,14 +189,16 @@ fn changes_by_slot(plan: &GroupPlan) -> BTreeMap<u32, Vec<ProposedChange>> {
             );
         }
     }
-    by_slot
+    // Stable: each slot's changes keep the order they were met in.
+    changes.sort_by_key(|(index, _)| *index);
+    Proposals { changes }
 }
 
 /// Takes every entry concerning `slots` out of the plan, with the counters
 /// that counted them, and the follow-up evaluations nothing refers to any
 /// more. The existing allocations concerned are left as they are, and counted
 /// as ignored.
-fn withdraw(g: &mut GroupRun, slots: &BTreeSet<u32>, why: &str) {
+pub(crate) fn withdraw(g: &mut GroupRun, slots: &BTreeSet<u32>, why: &str) {
     if slots.is_empty() {
         return;
     }

@@ -1,55 +1,42 @@
-//! Pre-slot: policies look at every slot before it is decided, and may hold it, reclassify its candidates or choose how they update.
+//! Pre-slot: the slots of the group before it is decided are put to whoever wants a say, who may hold a slot, reclassify its candidates or choose how they update.
 
-use super::GroupRun;
+use super::run::GroupRun;
 use crate::candidate::Standing;
-use crate::composition::{self, Tally};
 use crate::pipeline::Outcome;
-use crate::plugin::{Adjustment, Hook, PreSlotDecision};
-use crate::{views, PolicyVerdict, Question};
+use crate::ruling::{Adjusted, PreSlot, Ruling, Rulings};
+use crate::PolicyVerdict;
 
 pub(super) fn run(g: &mut GroupRun) -> Outcome {
-    if !g.hooks.asks(Hook::PreSlot) {
+    if !g.wants.pre_slot {
         return Outcome::skipped("no plugin looks at slots");
     }
-    let indexes = g.slots.all(g.spec.count);
-    let slots: Vec<_> = indexes
-        .iter()
-        .map(|&i| {
-            let claimants = &g.candidates[g.slots.claimants(i)];
-            views::slot(&g.spec.name, i, g.spec.count, claimants, g.ctx.now)
-        })
-        .collect();
-    let Some(replies) = g.hooks.pre_slot(&slots) else {
-        let asked = slots.len();
-        g.pending = Some(Question::PreSlot(slots));
-        return Outcome::waiting(format!("asks the plugins about {asked} slots")).and_finish();
+    let rulings = match g.rulings.take() {
+        Some(Rulings::PreSlot(rulings)) => rulings,
+        other => {
+            g.rulings = other;
+            return Outcome::pause();
+        }
     };
-    if replies.len() != slots.len() {
-        return g.miscounted(replies.len(), slots.len());
-    }
+    let indexes = g.pre_slot_items();
     let (mut held, mut adjusted) = (0, 0);
-    for ((slot, replies), &index) in slots.iter().zip(replies).zip(&indexes) {
-        let mut tally = Tally::default();
-        let composed = composition::pre_slot(g.hooks.consulted(), slot, replies, &mut tally);
-        let (decision, by) = match composed {
-            Ok(composed) => composed,
-            Err(error) => return g.refuse(error),
-        };
-        match &decision {
-            PreSlotDecision::Proceed => {}
-            PreSlotDecision::Hold(why) => {
-                hold(g, index, &by, why);
-                held += 1;
-            }
-            PreSlotDecision::Adjust(adjustment) => {
-                adjusted += adjust(g, index, &by, adjustment);
+    for (Ruling { ruled, monitored }, &index) in rulings.into_iter().zip(&indexes) {
+        if let Some(ruled) = ruled {
+            match &ruled.decision {
+                PreSlot::Hold(why) => {
+                    hold(g, index, &ruled.by, why);
+                    held += 1;
+                }
+                PreSlot::Adjust { reason, candidates } => {
+                    adjusted += adjust(g, index, &ruled.by, reason, candidates);
+                }
             }
         }
-        g.tally(index, tally);
+        g.actions.extend(monitored);
     }
     Outcome::done(format!(
-        "{} slots looked at; {held} held, {adjusted} candidates adjusted",
-        slots.len()
+        "{} looked at; {held} held, {} adjusted",
+        crate::phrasing::count(indexes.len(), "slot"),
+        crate::phrasing::count(adjusted as usize, "candidate")
     ))
 }
 
@@ -73,25 +60,20 @@ fn hold(g: &mut GroupRun, index: u32, by: &str, why: &str) {
     g.act(by, index, PolicyVerdict::Held, why);
 }
 
-/// Applies `adjustment` to the candidates of slot `index`; returns how many
-/// it changed. The ruling was checked: every allocation it names is a
-/// candidate of the slot.
-fn adjust(g: &mut GroupRun, index: u32, by: &str, adjustment: &Adjustment) -> u32 {
-    let why = &adjustment.reason;
+/// Applies the adjustments of slot `index`; returns how many candidates
+/// they changed. Each names a candidate of the slot: the caller checked.
+fn adjust(g: &mut GroupRun, index: u32, by: &str, why: &str, candidates: &[Adjusted]) -> u32 {
     let mut changed = 0;
-    for a in &adjustment.candidates {
-        let Some(i) = g
-            .slots
-            .claimants(index)
-            .find(|&i| g.candidates[i].id() == a.allocation)
-        else {
+    let claimants = g.slots.claimants(index);
+    for a in candidates {
+        if !claimants.contains(&a.candidate) {
             continue;
-        };
-        let c = &mut g.candidates[i];
+        }
+        let c = &mut g.candidates[a.candidate];
         if !c.tracked || c.is(Standing::Out) {
             continue;
         }
-        if let Some(standing) = a.reclassify.and_then(views::standing) {
+        if let Some(standing) = a.standing {
             let was_ignored = c.is(Standing::Ignored);
             c.standing = standing;
             // An ignored candidate was counted as such when classified.
@@ -99,9 +81,9 @@ fn adjust(g: &mut GroupRun, index: u32, by: &str, adjustment: &Adjustment) -> u3
                 g.plan.counters.ignore -= 1;
             }
         }
-        let c = &mut g.candidates[i];
+        let c = &mut g.candidates[a.candidate];
         if let Some(kind) = a.update {
-            c.forced_update = Some(views::reconciler_update(kind));
+            c.forced_update = Some(kind);
         }
         c.settle(|| format!("adjusted by {by}: {why}"));
         changed += 1;

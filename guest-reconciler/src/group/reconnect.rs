@@ -1,6 +1,6 @@
 //! Reconnection: allocations whose client came back either resume, or give way to the replacements placed meanwhile.
 
-use super::GroupRun;
+use super::run::GroupRun;
 use crate::candidate::Standing;
 use crate::pipeline::Outcome;
 use crate::reconnect_strategy::{pick, Keep};

@@ -1,6 +1,6 @@
 //! Rescheduling: which failed allocations are replaced now, which later by a follow-up evaluation, and which not at all.
 
-use super::GroupRun;
+use super::run::GroupRun;
 use crate::candidate::{Candidate, Standing};
 use crate::pipeline::Outcome;
 use crate::{phrasing, reschedule, ClientStatus, DesiredStatus, ObservedState, Timestamp};

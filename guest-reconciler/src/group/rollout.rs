@@ -1,6 +1,6 @@
 //! Rollout: a change under an update strategy gets a deployment, unless one already tracks the group.
 
-use super::GroupRun;
+use super::run::GroupRun;
 use crate::deployment::strategy;
 use crate::pipeline::Outcome;
 

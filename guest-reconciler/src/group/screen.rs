@@ -1,6 +1,6 @@
 //! Screening: allocations the server already stopped, and finished batch work of older versions, leave the reconcile.
 
-use super::GroupRun;
+use super::run::GroupRun;
 use crate::candidate::{Candidate, Standing};
 use crate::pipeline::Outcome;
 

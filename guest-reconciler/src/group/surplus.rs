@@ -1,6 +1,6 @@
 //! Surplus: lost allocations are stopped, and when more allocations claim slots than the count allows, slots give up their claims, highest first.
 
-use super::GroupRun;
+use super::run::GroupRun;
 use crate::candidate::Standing;
 use crate::occupancy::Occupancy;
 use crate::pipeline::Outcome;

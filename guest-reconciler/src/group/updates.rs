@@ -1,6 +1,6 @@
 //! Updates: each allocation that stays is compared with the group's definition; it is left alone, updated in place, or due for replacement.
 
-use super::GroupRun;
+use super::run::GroupRun;
 use crate::candidate::{Candidate, Standing};
 use crate::pipeline::Outcome;
 use crate::{AllocationUpdate, Reason, TaskGroup, UpdateKind};

@@ -159,7 +159,8 @@ impl<'a, 'r> NodeGroupRun<'a, 'r> {
     /// Runs the steps, appending their reports; returns the group's plan and
     /// whether it needs nothing more of the current deployment.
     pub(crate) fn run(mut self, report: &mut Vec<StepReport>) -> (GroupPlan, bool) {
-        pipeline::run(&mut self, &steps());
+        // No step of a node group pauses: its hook points are not wired yet.
+        pipeline::run(&mut self, &steps(), &mut 0);
         report.append(&mut self.reports);
         if self.ctx.input.explain {
             self.plan.slots = super::explain::slots(&self);

@@ -1,13 +1,13 @@
 //! Loading a plugin: refusing what is not a plugin this host can run safely, compiling it once, and learning who it is.
 
+use super::config::PluginConfig;
 use super::sandbox::{Deadline, Limits, PluginState, Sandbox};
-use crate::plugin_wit::types::{Hook, PluginMetadata};
-use crate::plugin_wit::{plugin, post_slot, pre_slot, promotion, PACKAGE, VERSION};
+use crate::plugin_wit::since_v0_1_0 as v1;
+use crate::plugin_wit::types::{Hook, PluginMetadata, ViewParts};
+use crate::plugin_wit::{plugin, PACKAGE, VERSION, VERSIONS};
 use sha2::{Digest, Sha256};
-use slotwise_scenario::{Mode, OnError, PluginEntry};
 use std::path::{Path, PathBuf};
-use std::time::Duration;
-use wasmtime::component::{types::ComponentItem, Component, InstancePre, Linker};
+use wasmtime::component::{types::ComponentItem, Component, HasSelf, InstancePre, Linker};
 use wasmtime::Store;
 
 /// A plugin that could not be loaded, and why.
@@ -40,7 +40,10 @@ pub struct Inspection {
     pub exports: Vec<String>,
     /// The versions of the plugin package its exports belong to.
     pub versions: Vec<String>,
-    /// The hooks it exports, in this host's version of the package.
+    /// The version of the package this host would load it as: the newest
+    /// it speaks among `versions`.
+    pub version: Option<&'static str>,
+    /// The hooks a 0.1 plugin exports (a 0.2 plugin names them in its metadata).
     pub hooks: Vec<Hook>,
 }
 
@@ -55,11 +58,22 @@ pub enum WasmKind {
     Other,
 }
 
+/// How a plugin took settings it was given.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Configured {
+    /// It took them.
+    Taken,
+    /// It refused them, saying why.
+    Refused(String),
+    /// It failed (trapped, ran out of fuel or time) while reading them.
+    Failed(String),
+}
+
 /// A plugin ready to instantiate.
 pub struct LoadedPlugin {
     /// The name it goes by in this host.
     pub name: String,
-    /// Who it says it is.
+    /// Who it says it is, in this host's version of the package.
     pub metadata: PluginMetadata,
     /// Where it was loaded from.
     pub path: PathBuf,
@@ -67,36 +81,49 @@ pub struct LoadedPlugin {
     pub inspection: Inspection,
     /// Its settings, as JSON text.
     pub settings: String,
-    /// What its failures do.
-    pub on_error: OnError,
-    /// Whether its answers apply.
-    pub mode: Mode,
+    /// Whether a failure of it is reported rather than ending the reconcile.
+    pub fail_open: bool,
+    /// Whether its answers are only reported.
+    pub monitor: bool,
     /// What a call may use.
     pub limits: Limits,
     pre: InstancePre<PluginState>,
     exports: Exports,
 }
 
-/// Where a plugin's interfaces are among its exports.
-struct Exports {
-    plugin: plugin::GuestIndices,
-    pre_slot: Option<pre_slot::GuestIndices>,
-    post_slot: Option<post_slot::GuestIndices>,
-    promotion: Option<promotion::GuestIndices>,
+/// Where a plugin's interfaces are among its exports, by package version.
+enum Exports {
+    Current(plugin::GuestIndices),
+    V1 {
+        plugin: v1::plugin::GuestIndices,
+        pre_slot: Option<v1::pre_slot::GuestIndices>,
+        post_slot: Option<v1::post_slot::GuestIndices>,
+        promotion: Option<v1::promotion::GuestIndices>,
+    },
 }
 
 /// A plugin's instance for one reconcile, with its bound exports.
 pub struct Live {
     pub store: Store<PluginState>,
-    pub plugin: plugin::Guest,
-    pub pre_slot: Option<pre_slot::Guest>,
-    pub post_slot: Option<post_slot::Guest>,
-    pub promotion: Option<promotion::Guest>,
+    pub bound: Bound,
 }
 
-/// The interface name of `iface` in this host's version of the package.
-fn interface(iface: &str) -> String {
-    format!("{PACKAGE}/{iface}@{VERSION}")
+/// A plugin's exports, bound to its instance.
+pub enum Bound {
+    /// `slotwise:plugin@0.2.0`.
+    Current(plugin::Guest),
+    /// `slotwise:plugin@0.1.0`, answered per slot by the 0.1 adapter.
+    V1(super::since_v0_1_0::Hooks),
+}
+
+/// The interface name of `iface` in version `version` of the package.
+fn interface(iface: &str, version: &str) -> String {
+    format!("{PACKAGE}/{iface}@{version}")
+}
+
+/// What a 0.2 plugin may import: the log, and nothing else.
+fn allowed_import(name: &str) -> bool {
+    name == interface("log", VERSION)
 }
 
 /// The kind of the bytes, from the WebAssembly header.
@@ -133,6 +160,7 @@ pub fn inspect(
         imports: Vec::new(),
         exports: Vec::new(),
         versions: Vec::new(),
+        version: None,
         hooks: Vec::new(),
     };
     if inspection.kind != WasmKind::Component {
@@ -158,7 +186,7 @@ pub fn inspect(
         if !inspection.versions.iter().any(|v| v == version) {
             inspection.versions.push(version.to_string());
         }
-        if version == VERSION {
+        if version == v1::VERSION {
             match iface {
                 "pre-slot" => inspection.hooks.push(Hook::PreSlot),
                 "post-slot" => inspection.hooks.push(Hook::PostSlot),
@@ -167,12 +195,15 @@ pub fn inspect(
             }
         }
     }
+    inspection.version = VERSIONS
+        .into_iter()
+        .find(|v| inspection.versions.iter().any(|w| w == v));
     Ok((inspection, Some(component)))
 }
 
 /// The file an entry names: its path, from `base`, or a shipped plugin by
 /// name, from `shipped`.
-pub fn file_of(entry: &PluginEntry, base: &Path, shipped: &Path) -> Result<PathBuf, LoadError> {
+pub fn file_of(entry: &PluginConfig, base: &Path, shipped: &Path) -> Result<PathBuf, LoadError> {
     match (&entry.path, &entry.plugin) {
         (Some(path), None) => Ok(base.join(path)),
         (None, Some(name)) => Ok(shipped.join(format!("{name}.wasm"))),
@@ -193,7 +224,7 @@ pub fn file_of(entry: &PluginEntry, base: &Path, shipped: &Path) -> Result<PathB
 /// exports no hook, or refuses its settings.
 pub fn load(
     sandbox: &Sandbox,
-    entry: &PluginEntry,
+    entry: &PluginConfig,
     path: &Path,
 ) -> Result<LoadedPlugin, LoadError> {
     let plugin = prepare(sandbox, entry, path)?;
@@ -214,7 +245,7 @@ pub fn load(
 /// As [`load`], except for settings.
 pub fn prepare(
     sandbox: &Sandbox,
-    entry: &PluginEntry,
+    entry: &PluginConfig,
     path: &Path,
 ) -> Result<LoadedPlugin, LoadError> {
     let shown = path.display().to_string();
@@ -233,24 +264,17 @@ pub fn prepare(
             )));
         }
     }
-    let component = match (inspection.kind, component) {
-        (WasmKind::Component, Some(c)) => c,
-        (WasmKind::CoreModule, _) => {
-            return Err(refuse(
-                "is a core WebAssembly module, not a component; build it as a component of a \
+    let component =
+        match (inspection.kind, component) {
+            (WasmKind::Component, Some(c)) => c,
+            (WasmKind::CoreModule, _) => return Err(refuse(
+                "is a core WebAssembly module, not a component; build it as a component of the \
                  slotwise:plugin world"
                     .into(),
-            ))
-        }
-        _ => return Err(refuse("is not WebAssembly".into())),
-    };
-    if !inspection.imports.is_empty() {
-        return Err(refuse(format!(
-            "imports {}; a plugin may import nothing (no WASI, no host functions)",
-            quoted(&inspection.imports)
-        )));
-    }
-    if !inspection.versions.iter().any(|v| v == VERSION) {
+            )),
+            _ => return Err(refuse("is not WebAssembly".into())),
+        };
+    let Some(version) = inspection.version else {
         let found = if inspection.versions.is_empty() {
             format!(
                 "exports no {PACKAGE} interface (it exports {})",
@@ -264,51 +288,62 @@ pub fn prepare(
                 .collect();
             format!("is built for {}", built.join(", "))
         };
+        let spoken: Vec<String> = VERSIONS.iter().map(|v| format!("{PACKAGE}@{v}")).collect();
         return Err(refuse(format!(
-            "{found}; this host speaks {PACKAGE}@{VERSION}"
+            "{found}; this host speaks {}",
+            spoken.join(" and ")
+        )));
+    };
+    let foreign: Vec<String> = inspection
+        .imports
+        .iter()
+        .filter(|i| version != VERSION || !allowed_import(i))
+        .cloned()
+        .collect();
+    if !foreign.is_empty() {
+        return Err(refuse(format!(
+            "imports {}; a plugin may import nothing but `{}` (no WASI, no other host functions)",
+            quoted(&foreign),
+            interface("log", VERSION)
         )));
     }
-    let linker: Linker<PluginState> = Linker::new(sandbox.engine());
+    let mut linker: Linker<PluginState> = Linker::new(sandbox.engine());
+    crate::plugin_wit::log::add_to_linker::<PluginState, HasSelf<PluginState>>(&mut linker, |s| s)
+        .map_err(|e| refuse(format!("{e:#}")))?;
     let pre = linker
         .instantiate_pre(&component)
         .map_err(|e| refuse(format!("{e:#}")))?;
     let bad_export = |e: wasmtime::Error| refuse(format!("{e:#}"));
-    let exports = Exports {
-        plugin: plugin::GuestIndices::new(&pre)
-            .map_err(|_| refuse(format!("does not export `{}`", interface("plugin"))))?,
-        pre_slot: has(&inspection, Hook::PreSlot)
-            .then(|| pre_slot::GuestIndices::new(&pre))
-            .transpose()
-            .map_err(bad_export)?,
-        post_slot: has(&inspection, Hook::PostSlot)
-            .then(|| post_slot::GuestIndices::new(&pre))
-            .transpose()
-            .map_err(bad_export)?,
-        promotion: has(&inspection, Hook::Promotion)
-            .then(|| promotion::GuestIndices::new(&pre))
-            .transpose()
-            .map_err(bad_export)?,
+    let exports = if version == VERSION {
+        Exports::Current(plugin::GuestIndices::new(&pre).map_err(|_| {
+            refuse(format!(
+                "does not export `{}` as this host reads it",
+                interface("plugin", VERSION)
+            ))
+        })?)
+    } else {
+        Exports::V1 {
+            plugin: v1::plugin::GuestIndices::new(&pre).map_err(|_| {
+                refuse(format!(
+                    "does not export `{}`",
+                    interface("plugin", v1::VERSION)
+                ))
+            })?,
+            pre_slot: has(&inspection, Hook::PreSlot)
+                .then(|| v1::pre_slot::GuestIndices::new(&pre))
+                .transpose()
+                .map_err(bad_export)?,
+            post_slot: has(&inspection, Hook::PostSlot)
+                .then(|| v1::post_slot::GuestIndices::new(&pre))
+                .transpose()
+                .map_err(bad_export)?,
+            promotion: has(&inspection, Hook::Promotion)
+                .then(|| v1::promotion::GuestIndices::new(&pre))
+                .transpose()
+                .map_err(bad_export)?,
+        }
     };
-    let limits = Limits {
-        fuel: entry.limits.fuel.unwrap_or(super::sandbox::DEFAULT_FUEL),
-        memory: entry
-            .limits
-            .memory
-            .map_or(super::sandbox::DEFAULT_MEMORY, |m| m.0),
-        deadline: entry
-            .limits
-            .deadline
-            .map_or(super::sandbox::DEFAULT_DEADLINE, |d| {
-                Duration::from_nanos(d.0.max(0) as u64)
-            }),
-        reconcile_deadline: entry
-            .limits
-            .reconcile_deadline
-            .map_or(super::sandbox::DEFAULT_RECONCILE_DEADLINE, |d| {
-                Duration::from_nanos(d.0.max(0) as u64)
-            }),
-    };
-    let settings = serde_json::to_string(&entry.settings).unwrap_or_else(|_| "null".into());
+    let limits = entry.limits;
     let mut loaded = LoadedPlugin {
         name: String::new(),
         metadata: PluginMetadata {
@@ -316,51 +351,67 @@ pub fn prepare(
             version: String::new(),
             description: String::new(),
             hooks: Vec::new(),
+            reads: super::since_v0_1_0::every_part(),
+            settings_example: String::new(),
         },
         path: path.to_path_buf(),
         inspection,
-        settings,
-        on_error: entry.on_error,
-        mode: entry.mode,
+        settings: entry.settings.clone(),
+        fail_open: entry.fail_open,
+        monitor: entry.monitor,
         limits,
         pre,
         exports,
     };
     let mut live = loaded.instantiate_bare(sandbox).map_err(refuse)?;
     Sandbox::arm(&mut live.store, limits.fuel, Deadline::alone(limits));
-    let metadata = live.plugin.call_metadata(&mut live.store).map_err(|e| {
+    let metadata = match &live.bound {
+        Bound::Current(guest) => guest.call_metadata(&mut live.store),
+        Bound::V1(hooks) => hooks.metadata(&mut live.store),
+    }
+    .map_err(|e| {
         refuse(format!(
             "`metadata` failed: {}",
-            super::sandbox::failure(&e, limits, Deadline::alone(limits))
+            super::sandbox::failure(&e, limits, Deadline::alone(limits)).message
         ))
     })?;
     let mut claimed = metadata.hooks.clone();
     claimed.sort_by_key(|h| *h as u8);
     claimed.dedup();
-    let mut exported = loaded.inspection.hooks.clone();
-    exported.sort_by_key(|h| *h as u8);
-    if claimed != exported {
-        return Err(refuse(format!(
-            "its metadata claims the hooks {} but it exports {}",
-            hook_list(&claimed),
-            hook_list(&exported)
-        )));
+    if version != VERSION {
+        let mut exported = loaded.inspection.hooks.clone();
+        exported.sort_by_key(|h| *h as u8);
+        if claimed != exported {
+            return Err(refuse(format!(
+                "its metadata claims the hooks {} but it exports {}",
+                hook_list(&claimed),
+                hook_list(&exported)
+            )));
+        }
     }
-    if exported.is_empty() {
-        return Err(refuse("exports no hook".into()));
+    if claimed.is_empty() {
+        return Err(refuse("implements no hook".into()));
     }
     loaded.name = entry.name.clone().unwrap_or_else(|| metadata.name.clone());
     if loaded.name.trim().is_empty() {
         return Err(refuse("its metadata gives no name".into()));
     }
-    loaded.metadata = metadata;
+    loaded.metadata = PluginMetadata {
+        hooks: claimed,
+        ..metadata
+    };
     Ok(loaded)
 }
 
 impl LoadedPlugin {
     /// Whether a failure of it is reported rather than ending the reconcile.
     pub fn fails_open(&self) -> bool {
-        slotwise_scenario::fails_open(self.on_error, self.mode)
+        self.fail_open || self.monitor
+    }
+
+    /// The version of the plugin package it was loaded as.
+    pub fn interface_version(&self) -> &'static str {
+        self.inspection.version.unwrap_or(VERSION)
     }
 
     /// A fresh instance, configured with the plugin's settings.
@@ -381,32 +432,39 @@ impl LoadedPlugin {
         let mut store = sandbox.store(self.limits);
         Sandbox::arm(&mut store, self.limits.fuel, Deadline::alone(self.limits));
         let limits = self.limits;
-        let fail =
-            |e: wasmtime::Error| super::sandbox::failure(&e, limits, Deadline::alone(limits));
+        let fail = |e: wasmtime::Error| {
+            super::sandbox::failure(&e, limits, Deadline::alone(limits)).message
+        };
         let instance = self.pre.instantiate(&mut store).map_err(fail)?;
-        let e = &self.exports;
-        Ok(Live {
-            plugin: e.plugin.load(&mut store, &instance).map_err(fail)?,
-            pre_slot: e
-                .pre_slot
-                .as_ref()
-                .map(|i| i.load(&mut store, &instance))
-                .transpose()
-                .map_err(fail)?,
-            post_slot: e
-                .post_slot
-                .as_ref()
-                .map(|i| i.load(&mut store, &instance))
-                .transpose()
-                .map_err(fail)?,
-            promotion: e
-                .promotion
-                .as_ref()
-                .map(|i| i.load(&mut store, &instance))
-                .transpose()
-                .map_err(fail)?,
-            store,
-        })
+        let bound = match &self.exports {
+            Exports::Current(plugin) => {
+                Bound::Current(plugin.load(&mut store, &instance).map_err(fail)?)
+            }
+            Exports::V1 {
+                plugin,
+                pre_slot,
+                post_slot,
+                promotion,
+            } => Bound::V1(super::since_v0_1_0::Hooks {
+                plugin: plugin.load(&mut store, &instance).map_err(fail)?,
+                pre_slot: pre_slot
+                    .as_ref()
+                    .map(|i| i.load(&mut store, &instance))
+                    .transpose()
+                    .map_err(fail)?,
+                post_slot: post_slot
+                    .as_ref()
+                    .map(|i| i.load(&mut store, &instance))
+                    .transpose()
+                    .map_err(fail)?,
+                promotion: promotion
+                    .as_ref()
+                    .map(|i| i.load(&mut store, &instance))
+                    .transpose()
+                    .map_err(fail)?,
+            }),
+        };
+        Ok(Live { store, bound })
     }
 
     /// Gives `live` the plugin's settings.
@@ -414,24 +472,38 @@ impl LoadedPlugin {
     /// # Errors
     /// The cause, when the plugin refuses them or fails.
     pub fn configure(&self, live: &mut Live) -> Result<(), String> {
-        Sandbox::arm(
-            &mut live.store,
-            self.limits.fuel,
-            Deadline::alone(self.limits),
-        );
-        match live.plugin.call_configure(&mut live.store, &self.settings) {
-            Ok(Ok(())) => Ok(()),
-            Ok(Err(message)) => Err(format!("refused its settings: {message}")),
-            Err(e) => Err(format!(
-                "`configure` failed: {}",
-                super::sandbox::failure(&e, self.limits, Deadline::alone(self.limits))
-            )),
+        match self.configure_with(live, &self.settings) {
+            Configured::Taken => Ok(()),
+            Configured::Refused(message) => Err(format!("refused its settings: {message}")),
+            Configured::Failed(message) => Err(format!("`configure` failed: {message}")),
+        }
+    }
+
+    /// Gives `live` the settings `settings` (JSON text) rather than its own.
+    pub fn configure_with(&self, live: &mut Live, settings: &str) -> Configured {
+        let limits = self.limits;
+        Sandbox::arm(&mut live.store, limits.fuel, Deadline::alone(limits));
+        let outcome = match &live.bound {
+            Bound::Current(guest) => guest.call_configure(&mut live.store, settings),
+            Bound::V1(hooks) => hooks.plugin.call_configure(&mut live.store, settings),
+        };
+        match outcome {
+            Ok(Ok(())) => Configured::Taken,
+            Ok(Err(message)) => Configured::Refused(message),
+            Err(e) => Configured::Failed(
+                super::sandbox::failure(&e, limits, Deadline::alone(limits)).message,
+            ),
         }
     }
 
     /// Whether the plugin implements `hook`.
     pub fn implements(&self, hook: Hook) -> bool {
-        has(&self.inspection, hook)
+        self.metadata.hooks.contains(&hook)
+    }
+
+    /// The parts of a batch it reads.
+    pub fn reads(&self) -> ViewParts {
+        self.metadata.reads
     }
 }
 
@@ -453,6 +525,9 @@ pub fn hook_list(hooks: &[Hook]) -> String {
     if hooks.is_empty() {
         return "none".into();
     }
-    let names: Vec<&str> = hooks.iter().map(|h| crate::policy::hook_name(*h)).collect();
+    let names: Vec<String> = hooks
+        .iter()
+        .map(|h| crate::plugin_wit::hook_name(*h))
+        .collect();
     names.join(", ")
 }

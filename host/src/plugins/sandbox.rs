@@ -1,6 +1,9 @@
 //! The sandbox plugins run in: an engine that meters fuel and interrupts calls past a deadline, and per plugin and reconcile a store whose memory is capped.
 
 use crate::component::HostError;
+use crate::plugin_wit::log;
+use crate::wit::{Failure, FailureKind, LogLevel, LogLine};
+use slotwise_reconciler::{MAX_LOG_LINE, MAX_LOG_LINES};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::thread::JoinHandle;
@@ -10,8 +13,9 @@ use wasmtime::{
     Trap,
 };
 
-/// Fuel a hook call may use unless the plugins file says otherwise: about a
-/// hundred million WebAssembly instructions.
+/// Fuel a hook call may use per item it is asked about (a slot, or a
+/// deployment group) unless the plugins file says otherwise: about a hundred
+/// million WebAssembly instructions.
 pub const DEFAULT_FUEL: u64 = 100_000_000;
 
 /// Linear memory a plugin may use unless the plugins file says otherwise.
@@ -31,13 +35,20 @@ const TICK: Duration = Duration::from_millis(1);
 /// How many plugin instances may exist at once.
 const POOLED_INSTANCES: u32 = 256;
 
+/// Keep this much of a pooled plugin instance's memory mapped between
+/// instances: a batch of thousands of slots fills a megabyte or two of a
+/// plugin's memory, and faulting those pages in again for every reconcile
+/// costs more than zeroing them.
+const KEEP_RESIDENT: usize = 2 << 20;
+
 /// Table elements a plugin may grow to.
 const MAX_TABLE_ELEMENTS: usize = 1 << 20;
 
 /// The limits of one plugin.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Limits {
-    /// Fuel per hook call.
+    /// Fuel per item a hook call is asked about (a slot, or a deployment
+    /// group); per call outside reconciles.
     pub fuel: u64,
     /// Bytes of linear memory.
     pub memory: u64,
@@ -75,7 +86,8 @@ impl Sandbox {
         pool.total_component_instances(POOLED_INSTANCES)
             .total_core_instances(POOLED_INSTANCES)
             .total_memories(POOLED_INSTANCES)
-            .total_tables(POOLED_INSTANCES);
+            .total_tables(POOLED_INSTANCES)
+            .linear_memory_keep_resident(KEEP_RESIDENT);
         let mut config = Config::new();
         config
             .concurrency_support(false)
@@ -101,6 +113,7 @@ impl Sandbox {
                 memory: usize::try_from(limits.memory).unwrap_or(usize::MAX),
                 peak: 0,
             },
+            logs: Vec::new(),
         };
         let mut store = Store::new(&self.engine, state);
         store.limiter(|s| &mut s.limiter);
@@ -150,6 +163,22 @@ impl Deadline {
     }
 }
 
+/// Why a call about `items` slots or deployment groups ran out of fuel.
+pub fn out_of_fuel(limits: Limits, items: usize) -> String {
+    let items = items.max(1) as u64;
+    match items {
+        1 => format!(
+            "ran out of fuel (its limit is {} per item asked)",
+            group_digits(limits.fuel)
+        ),
+        n => format!(
+            "ran out of fuel ({} for a batch of {n} items: its limit is {} per item asked)",
+            group_digits(limits.fuel.saturating_mul(n)),
+            group_digits(limits.fuel)
+        ),
+    }
+}
+
 /// Why a plugin is not called again in a reconcile whose time it used up.
 pub fn out_of_time(limits: Limits) -> String {
     format!(
@@ -161,12 +190,44 @@ pub fn out_of_time(limits: Limits) -> String {
 /// What a plugin's store holds.
 pub struct PluginState {
     limiter: Limiter,
+    /// The lines logged in the current call.
+    logs: Vec<LogLine>,
 }
 
 impl PluginState {
     /// The most linear memory the instance has had, in bytes.
     pub fn peak_memory(&self) -> usize {
         self.limiter.peak
+    }
+
+    /// The lines logged since the last time they were taken.
+    pub fn take_logs(&mut self) -> Vec<LogLine> {
+        std::mem::take(&mut self.logs)
+    }
+}
+
+impl log::Host for PluginState {
+    fn log(&mut self, level: log::Level, message: String) {
+        // One line past the limit is kept, cut short, so that the reconciler
+        // sees the plugin said too much; nothing beyond is held.
+        if self.logs.len() > MAX_LOG_LINES {
+            return;
+        }
+        let mut message = message;
+        if message.len() > MAX_LOG_LINE {
+            let mut end = MAX_LOG_LINE + 1;
+            while !message.is_char_boundary(end) {
+                end -= 1;
+            }
+            message.truncate(end);
+        }
+        let level = match level {
+            log::Level::Debug => LogLevel::Debug,
+            log::Level::Info => LogLevel::Info,
+            log::Level::Warn => LogLevel::Warn,
+            log::Level::Error => LogLevel::Error,
+        };
+        self.logs.push(LogLine { level, message });
     }
 }
 
@@ -185,7 +246,7 @@ impl ResourceLimiter for Limiter {
     ) -> wasmtime::Result<bool> {
         if desired > self.memory {
             return Err(wasmtime::Error::msg(format!(
-                "exceeded its memory limit of {} (asked for {})",
+                "{MEMORY_REFUSED} of {} (asked for {})",
                 bytes(self.memory as u64),
                 bytes(desired as u64)
             )));
@@ -236,50 +297,48 @@ impl Drop for Ticker {
     }
 }
 
-/// Why a plugin call failed, in words, from the error wasmtime gave.
-pub fn failure(e: &wasmtime::Error, limits: Limits, deadline: Deadline) -> String {
-    match e.downcast_ref::<Trap>() {
-        Some(Trap::OutOfFuel) => format!(
-            "ran out of fuel (its limit is {} per call)",
-            group_digits(limits.fuel)
+/// Why a plugin call failed, from the error wasmtime gave: the kind, and
+/// the cause in words.
+pub fn failure(e: &wasmtime::Error, limits: Limits, deadline: Deadline) -> Failure {
+    let (kind, message) = match e.downcast_ref::<Trap>() {
+        Some(Trap::OutOfFuel) => (
+            FailureKind::Fuel,
+            format!(
+                "ran out of fuel (its limit is {} per call)",
+                group_digits(limits.fuel)
+            ),
         ),
-        Some(Trap::Interrupt) if deadline.of_reconcile => out_of_time(limits),
-        Some(Trap::Interrupt) => format!(
-            "overran its deadline of {} per call",
-            slotwise_reconciler::phrasing::duration(limits.deadline.as_nanos() as i64)
+        Some(Trap::Interrupt) if deadline.of_reconcile => {
+            (FailureKind::Deadline, out_of_time(limits))
+        }
+        Some(Trap::Interrupt) => (
+            FailureKind::Deadline,
+            format!(
+                "overran its deadline of {} per call",
+                slotwise_reconciler::phrasing::duration(limits.deadline.as_nanos() as i64)
+            ),
         ),
         // wasmtime's text starts `wasm trap: `, which would say it twice.
         Some(trap) => {
             let text = trap.to_string();
-            format!("trapped: {}", text.trim_start_matches("wasm trap: "))
+            (
+                FailureKind::Trap,
+                format!("trapped: {}", text.trim_start_matches("wasm trap: ")),
+            )
         }
         // A refused memory growth carries the limiter's own message.
-        None => format!("{}", e.root_cause()),
-    }
-}
-
-/// A byte count in the largest binary unit that keeps it readable.
-pub fn bytes(n: u64) -> String {
-    match n {
-        n if n >= 1 << 30 => format!("{:.1} GiB", n as f64 / (1u64 << 30) as f64),
-        n if n >= 1 << 20 => format!("{:.1} MiB", n as f64 / (1u64 << 20) as f64),
-        n if n >= 1 << 10 => format!("{:.1} KiB", n as f64 / (1u64 << 10) as f64),
-        n => format!("{n} B"),
-    }
-}
-
-/// `1234567` as `1,234,567`.
-pub fn group_digits(n: u64) -> String {
-    let digits = n.to_string();
-    let mut out = String::new();
-    for (i, c) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i).is_multiple_of(3) {
-            out.push(',');
+        None if e.root_cause().to_string().contains(MEMORY_REFUSED) => {
+            (FailureKind::Memory, format!("{}", e.root_cause()))
         }
-        out.push(c);
-    }
-    out
+        None => (FailureKind::Trap, format!("{}", e.root_cause())),
+    };
+    Failure { kind, message }
 }
+
+/// How the limiter's refusal starts.
+const MEMORY_REFUSED: &str = "exceeded its memory limit";
+
+pub use slotwise_reconciler::phrasing::{bytes, digits as group_digits};
 
 #[cfg(test)]
 mod tests {

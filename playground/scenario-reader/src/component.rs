@@ -10,8 +10,13 @@ impl Guest for Component {
         crate::read(&text, syntax)
     }
 
-    fn scripted_replies(text: String, syntax: Syntax, question: String) -> Result<String, String> {
-        crate::scripted_replies(&text, syntax, &question)
+    fn scripted_reply(
+        text: String,
+        syntax: Syntax,
+        plugin: u32,
+        batch: String,
+    ) -> Result<String, String> {
+        crate::scripted_reply(&text, syntax, plugin, &batch)
     }
 }
 

@@ -19,8 +19,8 @@ pub fn read(text: &str, syntax: Syntax) -> Result<Scenario, ReadError> {
     })?;
     let scripted = match &scenario.policy {
         Some(policy) => {
-            let consulted = slotwise_reconciler::Hooks::consulted(policy);
-            Some(serde_json::to_string(consulted).unwrap_or_default())
+            let consulted = policy.consulted();
+            Some(serde_json::to_string(&consulted).unwrap_or_default())
         }
         None => None,
     };

@@ -12,7 +12,7 @@ mod wit;
 
 pub use location::line_of_field;
 pub use reading::read;
-pub use scripted::scripted_replies;
+pub use scripted::scripted_reply;
 pub use wit::exports::slotwise::scenario_reader::reader::{
     PluginEntry, ReadError, Scenario, Syntax,
 };

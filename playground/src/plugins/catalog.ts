@@ -1,7 +1,7 @@
-/** The bundled plugins: discovered at build time in target/slotwise/plugins/, each with its metadata and the settings the page gives it. */
+/** The bundled plugins: discovered at build time in target/slotwise/plugins/, each with its metadata and the settings the page gives it. Test plugins are bundled apart and listed only for the end-to-end tests. */
 
-import { digests, plugins } from '../../generated/plugins.js';
-import type { HookName } from './messages.ts';
+import { plugins, testPlugins, digests } from '../../generated/plugins.js';
+import type { HookName, ViewParts } from '../reconcile.ts';
 import { DEFAULT_DEADLINE_MS, DEFAULT_RECONCILE_DEADLINE_MS, PluginWorker } from './runner.ts';
 
 /** Who a plugin says it is. */
@@ -10,6 +10,8 @@ export interface Metadata {
   version: string;
   description: string;
   hooks: HookName[];
+  reads: ViewParts;
+  settingsExample: string;
 }
 
 /** A bundled plugin and how the page runs it. */
@@ -35,42 +37,39 @@ export interface BundledPlugin {
   reconcileDeadlineMs: number;
 }
 
-/** Every bundled plugin, disabled, with its metadata read from a bare instance. */
-export async function loadCatalog(): Promise<BundledPlugin[]> {
+/** A bundled plugin whose metadata was read. */
+export type Loadable = BundledPlugin & { metadata: Metadata };
+
+/**
+ * Every bundled plugin, disabled, with its metadata read from a bare instance, and the settings
+ * its metadata gives as an example; with `withTests`, the test plugins too.
+ */
+export async function loadCatalog(withTests: boolean): Promise<BundledPlugin[]> {
+  const files = Object.keys(plugins).concat(withTests ? Object.keys(testPlugins) : []);
   return Promise.all(
-    Object.keys(plugins)
-      .sort()
-      .map(async (file) => {
-        const worker = new PluginWorker(file);
-        const outcome = await worker.metadata();
-        return {
-          file,
-          digest: digests[file as keyof typeof digests],
-          worker,
-          metadata: 'ok' in outcome ? (outcome.ok as Metadata) : { error: outcome.err },
-          enabled: false,
-          fromScenario: false,
-          alias: null,
-          settings: '{}',
-          monitor: false,
-          failOpen: false,
-          deadlineMs: DEFAULT_DEADLINE_MS,
-          reconcileDeadlineMs: DEFAULT_RECONCILE_DEADLINE_MS,
-        };
-      }),
+    files.sort().map(async (file) => {
+      const worker = new PluginWorker(file);
+      const outcome = await worker.metadata();
+      const metadata = 'ok' in outcome ? (outcome.ok as Metadata) : { error: outcome.err.message };
+      return {
+        file,
+        digest: digests[file as keyof typeof digests],
+        worker,
+        metadata,
+        enabled: false,
+        fromScenario: false,
+        alias: null,
+        settings: 'settingsExample' in metadata && metadata.settingsExample !== '' ? metadata.settingsExample : '{}',
+        monitor: false,
+        failOpen: false,
+        deadlineMs: DEFAULT_DEADLINE_MS,
+        reconcileDeadlineMs: DEFAULT_RECONCILE_DEADLINE_MS,
+      };
+    }),
   );
 }
 
 /** The name a plugin goes by: the scenario's for it, else its metadata's. */
 export function nameOf(plugin: BundledPlugin): string {
   return plugin.alias ?? ('name' in plugin.metadata ? plugin.metadata.name : plugin.file);
-}
-
-/**
- * Whether a failure of the plugin is reported rather than ending the
- * reconcile: it fails open, or it only monitors, since what a monitoring
- * plugin does never changes the outcome (the scenario crate's rule).
- */
-export function failsOpen(plugin: BundledPlugin): boolean {
-  return plugin.failOpen || plugin.monitor;
 }

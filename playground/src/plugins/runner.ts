@@ -1,7 +1,8 @@
 /** A plugin's worker seen from the page: requests with a deadline, and a worker that overruns it terminated, since a browser has no fuel to stop it with. */
 
 import { span } from '../time.ts';
-import type { HookName, WorkerReply, WorkerRequest } from './messages.ts';
+import type { LogLine } from '../reconcile.ts';
+import type { WorkerFailure, WorkerReply, WorkerRequest } from './messages.ts';
 
 /** The host's deadline per hook call unless the plugin's settings say otherwise. */
 export const DEFAULT_DEADLINE_MS = 500;
@@ -19,7 +20,8 @@ export function outOfTime(reconcileDeadlineMs: number): string {
   return `used up its time of ${span(BigInt(Math.round(reconcileDeadlineMs)) * 1_000_000n)} per reconcile`;
 }
 
-type Outcome = { ok: unknown } | { err: string };
+/** A request's result or failure, with the lines logged meanwhile. */
+export type Outcome = { ok: unknown; logs: LogLine[] } | { err: WorkerFailure; logs: LogLine[] };
 type Request = WorkerRequest extends infer R ? (R extends { id: number } ? Omit<R, 'id'> : never) : never;
 
 /** What the runner needs of a worker; tests give a stand-in. */
@@ -35,7 +37,7 @@ function spawnPluginWorker(file: string): WorkerLike {
 }
 
 export class PluginWorker {
-  private worker: { worker: WorkerLike; ready: Promise<unknown> } | undefined;
+  private worker: { worker: WorkerLike; ready: Promise<Outcome> } | undefined;
   private nextId = 1;
   private readonly waiting = new Map<number, (outcome: Outcome) => void>();
 
@@ -50,33 +52,33 @@ export class PluginWorker {
   }
 
   /**
-   * Starts a reconcile with a fresh instance configured with `settings`;
-   * fails with the cause when the plugin refuses them.
+   * Gives the plugin a fresh instance configured with `settings`, for one reconcile; fails with
+   * the cause when the plugin refuses them.
    */
-  begin(settings: string, deadlineMs: number): Promise<Outcome> {
-    return this.request({ kind: 'begin', settings }, deadlineMs);
+  configure(settings: string, deadlineMs: number): Promise<Outcome> {
+    return this.request({ kind: 'configure', settings }, deadlineMs);
   }
 
   /**
-   * Calls `hook` on `item`; past `deadlineMs` the worker is terminated and
-   * the call fails as the host's would, with `overrun` as the cause.
+   * Asks the plugin to answer `batch`; past `deadlineMs` the worker is terminated and the call
+   * fails as the host's would, with `overrun` as the cause.
    */
-  call(hook: HookName, item: unknown, deadlineMs: number, overrun = overranCall(deadlineMs)): Promise<Outcome> {
-    return this.request({ kind: 'call', hook, item }, deadlineMs, overrun);
+  answer(batch: unknown, kept: unknown[], deadlineMs: number, overrun = overranCall(deadlineMs)): Promise<Outcome> {
+    return this.request({ kind: 'answer', batch, kept }, deadlineMs, overrun);
   }
 
   /** The worker, started with its plugin loaded and compiled, so that no deadline counts compiling. */
-  private started(): { worker: WorkerLike; ready: Promise<unknown> } {
+  private started(): { worker: WorkerLike; ready: Promise<Outcome> } {
     if (this.worker === undefined) {
       const worker = this.spawn(this.file);
       worker.onmessage = (event: MessageEvent<WorkerReply>) => {
         const reply = event.data;
         const resolve = this.waiting.get(reply.id);
         this.waiting.delete(reply.id);
-        resolve?.('ok' in reply ? { ok: reply.ok } : { err: reply.err });
+        resolve?.('ok' in reply ? { ok: reply.ok, logs: reply.logs } : { err: reply.err, logs: reply.logs });
       };
       const id = this.nextId++;
-      const ready = new Promise((resolve) => this.waiting.set(id, resolve));
+      const ready = new Promise<Outcome>((resolve) => this.waiting.set(id, resolve));
       worker.postMessage({ id, kind: 'load', file: this.file });
       this.worker = { worker, ready };
     }
@@ -89,7 +91,11 @@ export class PluginWorker {
     overrun = deadlineMs === null ? '' : overranCall(deadlineMs),
   ): Promise<Outcome> {
     const { worker, ready } = this.started();
-    await ready;
+    const loaded = await ready;
+    if ('err' in loaded) {
+      this.terminate();
+      return { err: { kind: 'load', message: loaded.err.message }, logs: [] };
+    }
     const id = this.nextId++;
     return new Promise((resolve) => {
       let timer: ReturnType<typeof setTimeout> | undefined;
@@ -101,7 +107,7 @@ export class PluginWorker {
         timer = setTimeout(() => {
           this.waiting.delete(id);
           this.terminate();
-          resolve({ err: overrun });
+          resolve({ err: { kind: 'deadline', message: overrun }, logs: [] });
         }, deadlineMs);
       }
       worker.postMessage({ ...request, id } as WorkerRequest);
@@ -111,7 +117,7 @@ export class PluginWorker {
   private terminate(): void {
     this.worker?.worker.terminate();
     this.worker = undefined;
-    for (const resolve of this.waiting.values()) resolve({ err: 'its worker was terminated' });
+    for (const resolve of this.waiting.values()) resolve({ err: { kind: 'trap', message: 'its worker was terminated' }, logs: [] });
     this.waiting.clear();
   }
 }

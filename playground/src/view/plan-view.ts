@@ -1,7 +1,7 @@
 /** The plan of a round: per group a slot table with candidates, decisions and what plugins changed, the counters, the deployment, follow-ups and the step report. */
 
 import type { Allocation, ClusterNode, GroupPlan, Plan, ReconcileInput, SlotReport } from '../contract.ts';
-import type { Outcome } from '../reconcile.ts';
+import type { Outcome } from '../rounds.ts';
 import { clock, relative } from '../time.ts';
 import { h } from './dom.ts';
 
@@ -60,7 +60,7 @@ export function renderOutcome(input: ReconcileInput, outcome: Outcome): HTMLElem
     return errorCard('The reconcile ended without a plan', `${where ? `${where}: ` : ''}${e.message}`);
   }
   if ('hostError' in outcome) {
-    return errorCard('The plugins cannot be loaded', outcome.hostError);
+    return errorCard('The reconcile could not run', outcome.hostError);
   }
   return renderPlan(input, outcome.plan);
 }
@@ -314,7 +314,8 @@ function renderDeployment(input: ReconcileInput, plan: Plan): HTMLElement {
 function renderPolicy(plan: Plan): HTMLElement | null {
   const actions = plan['policy-actions'];
   const failures = plan['plugin-failures'];
-  if (actions.length === 0 && failures.length === 0) return null;
+  const logs = plan['plugin-logs'];
+  if (actions.length === 0 && failures.length === 0 && logs.length === 0) return null;
   return h(
     'section',
     { class: 'card', 'data-testid': 'policy' },
@@ -329,6 +330,24 @@ function renderPolicy(plan: Plan): HTMLElement | null {
         h('li', { class: 'failure', 'data-testid': 'plugin-failure' }, `${f.plugin} failed at ${f.hook}${f.group ? ` on ${f.group}${f.slot === null ? '' : `/${f.slot}`}` : ''}: ${f.cause}`),
       ),
     ),
+    logs.length === 0
+      ? null
+      : h(
+          'details',
+          { open: true },
+          h('summary', {}, `What the plugins logged (${logs.length} ${logs.length === 1 ? 'line' : 'lines'})`),
+          h(
+            'ul',
+            { class: 'plugin-logs' },
+            logs.map((l) =>
+              h(
+                'li',
+                { class: `log-${l.level}`, 'data-testid': 'plugin-log' },
+                `${l.plugin} at ${l.hook}${l.group === null ? '' : ` on ${l.group}`} (${l.level}): ${l.message}`,
+              ),
+            ),
+          ),
+        ),
   );
 }
 

@@ -230,10 +230,37 @@ test('switching a plugin on changes the plan as the host changes it with the sam
   assert.deepEqual(await shownDecisions(), without);
 });
 
+test('the page opens on a bundled example with its plan shown, and offers no test plugin', async () => {
+  const fresh = await newPage();
+  await fresh.goto(url);
+  await fresh.waitForSelector('body[data-ready]', WAIT);
+  const example = await fresh.inputValue('#example');
+  assert.notEqual(example, '', 'no example is chosen');
+  assert.notEqual((await fresh.inputValue('#scenario-text')).trim(), '', 'the editor is empty');
+  assert.deepEqual(await shownDecisions(fresh), decisionsOf(await hostPlan(example)));
+  assert.equal(await fresh.locator('[data-plugin-card="hostile"]').count(), 0, 'the hostile test plugin is offered');
+  assert.ok((await fresh.locator('[data-plugin-card="max-disruption"]').count()) > 0, 'the shipped plugins are not offered');
+  await fresh.close();
+});
+
+test('what plugins log is shown with the plugin, the hook and the group, as the host reports it', async () => {
+  const file = 'tests/policy/logs/lines-are-reported-with-plugin-hook-and-group-in-order.yaml';
+  const host = await hostPlan(file);
+  assert.ok(host['plugin-logs'].length > 0, 'the scenario logs nothing');
+
+  await openExample(file);
+
+  const shown = await page.locator('[data-testid="plugin-log"]').allInnerTexts();
+  const expected = host['plugin-logs'].map(
+    (l) => `${l.plugin} at ${l.hook}${l.group === null ? '' : ` on ${l.group}`} (${l.level}): ${l.message}`,
+  );
+  assert.deepEqual(shown, expected);
+});
+
 const hostileBuilt = existsSync(path.join(root, 'playground/generated/plugins/hostile'));
 
 test(
-  'a plugin that overruns its deadline is stopped and reported as the host reports it',
+  'a test plugin that overruns its deadline is stopped and reported as the host reports it',
   { skip: !hostileBuilt && 'the hostile test plugin was not bundled' },
   async () => {
     const file = 'docs/examples/node-down.yaml';
@@ -248,14 +275,24 @@ test(
     await rm(dir, { recursive: true, force: true });
     const [failure] = host['plugin-failures'];
     assert.equal(failure.cause, 'overran its deadline of 200ms per call');
-    await openExample(file);
+    // Test plugins are listed only for tests.
+    const previous = page;
+    page = await newPage();
+    await page.goto(`${url}?test-plugins`);
+    await page.waitForSelector('body[data-ready]', WAIT);
+    try {
+      await openExample(file);
 
-    await switchOn('hostile', settings, { failOpen: true, deadlineMs: 200 });
+      await switchOn('hostile', settings, { failOpen: true, deadlineMs: 200 });
 
-    assert.deepEqual(await shownDecisions(), decisionsOf(host));
-    const reported = await page.locator('[data-testid="plugin-failure"]').allInnerTexts();
-    assert.deepEqual(reported, [`hostile failed at post-slot on ${failure.group}/${failure.slot}: ${failure.cause}`]);
-    await andWaitForRun(() => page.uncheck('#plugin-hostile-on'));
+      assert.deepEqual(await shownDecisions(), decisionsOf(host));
+      const reported = await page.locator('[data-testid="plugin-failure"]').allInnerTexts();
+      const where = `${failure.group}${failure.slot === null ? '' : `/${failure.slot}`}`;
+      assert.deepEqual(reported, [`hostile failed at post-slot on ${where}: ${failure.cause}`]);
+    } finally {
+      await page.close();
+      page = previous;
+    }
   },
 );
 

@@ -103,6 +103,7 @@ function plan(group: Partial<GroupPlan>, changes: Partial<Plan> = {}): Plan {
     'plugin-failures': [],
     steps: [],
     ext: [],
+    'plugin-logs': [],
     ...changes,
   };
 }

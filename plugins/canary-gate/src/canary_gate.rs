@@ -4,7 +4,9 @@ mod gate;
 
 use gate::Gate;
 use serde::Deserialize;
-use slotwise_plugin::{Plugin, PromotionDecision, PromotionRequest, MINUTE};
+use slotwise_plugin::{
+    Hook, Plugin, PromotionAnswer, PromotionBatch, ViewParts, MINUTE, READS_NOTHING,
+};
 
 /// The plugin, configured.
 #[derive(Default)]
@@ -28,9 +30,17 @@ struct Settings {
 
 impl Plugin for CanaryGate {
     const NAME: &'static str = "canary-gate";
-    const VERSION: &'static str = "0.1.0";
+    const VERSION: &'static str = "0.2.0";
     const DESCRIPTION: &'static str =
         "Promotes canaries healthy for long enough whose health metric is under a threshold.";
+    const HOOKS: &'static [Hook] = &[Hook::Promotion];
+    const READS: ViewParts = ViewParts {
+        allocation_ids: true,
+        candidate_meta: true,
+        ..READS_NOTHING
+    };
+    const SETTINGS_EXAMPLE: &'static str =
+        r#"{"healthy-minutes": 10, "metric": "error-rate", "below": 0.01, "fail-above": 0.05}"#;
 
     fn configure(&mut self, settings: &str) -> Result<(), String> {
         let s: Settings = slotwise_plugin::settings(settings)?;
@@ -54,8 +64,26 @@ impl Plugin for CanaryGate {
         Ok(())
     }
 
-    fn promotion(&mut self, request: &PromotionRequest) -> PromotionDecision {
-        self.gate.decide(request)
+    fn promotion(&mut self, batch: &PromotionBatch) -> Vec<PromotionAnswer> {
+        batch
+            .groups
+            .iter()
+            .enumerate()
+            .map(|(at, g)| {
+                let first = g.canaries.first as usize;
+                let request = gate::Request {
+                    desired_canaries: g.desired_canaries,
+                    now: batch.now,
+                    canaries: batch.candidates[first..first + g.canaries.count as usize]
+                        .iter()
+                        .collect(),
+                };
+                PromotionAnswer {
+                    group: at as u32,
+                    decision: self.gate.decide(&request),
+                }
+            })
+            .collect()
     }
 }
 

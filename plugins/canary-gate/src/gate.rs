@@ -1,6 +1,13 @@
 //! The gate: what blocks a canary, and the decision for a group's canaries.
 
-use slotwise_plugin::{CandidateView, PromotionDecision, PromotionRequest, Timestamp, SECOND};
+use slotwise_plugin::{Candidate, PromotionDecision, Timestamp, SECOND};
+
+/// A deployment group's canaries, as the gate weighs them.
+pub struct Request<'b> {
+    pub desired_canaries: u32,
+    pub now: Timestamp,
+    pub canaries: Vec<&'b Candidate>,
+}
 
 /// What the canaries must show to be promoted.
 #[derive(Default)]
@@ -21,14 +28,15 @@ impl Gate {
     ///
     /// Failing comes first: a bad canary ends the deployment even while
     /// others are still warming up.
-    pub fn decide(&self, request: &PromotionRequest) -> PromotionDecision {
+    pub fn decide(&self, request: &Request) -> PromotionDecision {
         if let Some(limit) = self.fail_above {
             for canary in &request.canaries {
                 if let Some(Ok(value)) = self.metric_of(canary) {
                     if value > limit {
                         return PromotionDecision::Fail(format!(
                             "canary {}: {} is {value}, above the fail threshold {limit}",
-                            canary.allocation, self.metric
+                            id(canary),
+                            self.metric
                         ));
                     }
                 }
@@ -44,7 +52,7 @@ impl Gate {
             .iter()
             .filter_map(|c| {
                 self.blocker(c, request.now)
-                    .map(|why| format!("canary {} {why}", c.allocation))
+                    .map(|why| format!("canary {} {why}", id(c)))
             })
             .collect();
         if !blocking.is_empty() {
@@ -63,7 +71,7 @@ impl Gate {
     }
 
     /// Why `canary` holds the promotion back at `now`, if it does.
-    fn blocker(&self, canary: &CandidateView, now: Timestamp) -> Option<String> {
+    fn blocker(&self, canary: &Candidate, now: Timestamp) -> Option<String> {
         match (canary.healthy, canary.healthy_since) {
             (None, _) => return Some("is not yet known to be healthy".into()),
             (Some(false), _) => return Some("is unhealthy".into()),
@@ -91,7 +99,7 @@ impl Gate {
     }
 
     /// The canary's metric: absent, a number, or the text that is not one.
-    fn metric_of<'c>(&self, canary: &'c CandidateView) -> Option<Result<f64, &'c str>> {
+    fn metric_of<'c>(&self, canary: &'c Candidate) -> Option<Result<f64, &'c str>> {
         let (_, text) = canary
             .meta
             .iter()
@@ -122,4 +130,9 @@ fn duration(nanos: i64) -> String {
         text.push_str(&format!("{s}s"));
     }
     text
+}
+
+/// A canary's allocation id, as messages name it.
+fn id(canary: &Candidate) -> &str {
+    canary.allocation.as_deref().unwrap_or("?")
 }

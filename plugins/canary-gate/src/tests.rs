@@ -2,7 +2,7 @@
 
 use crate::CanaryGate;
 use slotwise_plugin::testing::{candidate, promotion, NOW};
-use slotwise_plugin::{CandidateView, Plugin, PromotionDecision, MINUTE};
+use slotwise_plugin::{Candidate, Plugin, PromotionBatch, PromotionDecision, MINUTE};
 
 const SETTINGS: &str =
     r#"{"healthy-minutes": 10, "metric": "error-rate", "below": 0.01, "fail-above": 0.05}"#;
@@ -14,8 +14,9 @@ fn gate() -> CanaryGate {
 }
 
 /// A canary healthy since `minutes` ago, reporting `rate` when given.
-fn canary(id: &str, minutes: i64, rate: Option<&str>) -> CandidateView {
-    let mut c = candidate(id);
+fn canary(id: &str, minutes: i64, rate: Option<&str>) -> Candidate {
+    let mut c = candidate(0);
+    c.allocation = Some(id.into());
     c.canary = true;
     c.healthy = Some(true);
     c.healthy_since = Some(NOW - minutes * MINUTE);
@@ -29,7 +30,7 @@ fn canaries_healthy_long_enough_and_under_the_threshold_are_promoted() {
         canary("c0", 10, Some("0.001")),
         canary("c1", 30, Some("0")),
     ]);
-    let decision = gate().promotion(&request);
+    let decision = decide(&request);
     let PromotionDecision::Promote(why) = decision else {
         panic!("expected promotion, got {decision:?}");
     };
@@ -45,7 +46,7 @@ fn a_canary_healthy_for_too_short_a_time_blocks_and_is_named() {
         canary("c0", 30, Some("0")),
         canary("c1", 4, Some("0")),
     ]);
-    let decision = gate().promotion(&request);
+    let decision = decide(&request);
     let PromotionDecision::Wait(why) = decision else {
         panic!("expected waiting, got {decision:?}");
     };
@@ -55,7 +56,7 @@ fn a_canary_healthy_for_too_short_a_time_blocks_and_is_named() {
 #[test]
 fn a_metric_at_or_over_the_threshold_blocks() {
     let request = promotion(vec![canary("c0", 30, Some("0.01"))]);
-    let decision = gate().promotion(&request);
+    let decision = decide(&request);
     let PromotionDecision::Wait(why) = decision else {
         panic!("expected waiting, got {decision:?}");
     };
@@ -71,7 +72,7 @@ fn every_blocking_canary_is_named_with_its_reason() {
         unhealthy,
         canary("c2", 30, Some("lots")),
     ]);
-    let PromotionDecision::Wait(why) = gate().promotion(&request) else {
+    let PromotionDecision::Wait(why) = decide(&request) else {
         panic!("expected waiting");
     };
     assert_eq!(
@@ -86,7 +87,7 @@ fn a_metric_above_the_fail_threshold_fails_even_while_others_warm_up() {
         canary("c0", 1, Some("0")),
         canary("c1", 30, Some("0.2")),
     ]);
-    let decision = gate().promotion(&request);
+    let decision = decide(&request);
     let PromotionDecision::Fail(why) = decision else {
         panic!("expected failure, got {decision:?}");
     };
@@ -101,7 +102,10 @@ fn without_a_fail_threshold_a_bad_metric_only_waits() {
     let mut p = CanaryGate::default();
     p.configure(r#"{"healthy-minutes": 10, "metric": "error-rate", "below": 0.01}"#)
         .unwrap();
-    let decision = p.promotion(&promotion(vec![canary("c0", 30, Some("0.9"))]));
+    let decision = p
+        .promotion(&promotion(vec![canary("c0", 30, Some("0.9"))]))
+        .remove(0)
+        .decision;
     assert!(
         matches!(decision, PromotionDecision::Wait(_)),
         "{decision:?}"
@@ -111,8 +115,8 @@ fn without_a_fail_threshold_a_bad_metric_only_waits() {
 #[test]
 fn missing_canaries_are_waited_for() {
     let mut request = promotion(vec![canary("c0", 30, Some("0"))]);
-    request.desired_canaries = 2;
-    let PromotionDecision::Wait(why) = gate().promotion(&request) else {
+    request.groups[0].desired_canaries = 2;
+    let PromotionDecision::Wait(why) = decide(&request) else {
         panic!("expected waiting");
     };
     assert_eq!(why, "1 of 2 canaries are placed");
@@ -129,4 +133,9 @@ fn bad_settings_name_the_field() {
         refuse(r#"{"healthy-minutes": 1, "metric": "m", "below": 1, "fail-above": 0.5}"#);
     assert!(backwards.starts_with("fail-above:"), "{backwards}");
     assert!(refuse(r#"{"healthy-minutes": 1, "metric": " ", "below": 1}"#).starts_with("metric:"));
+}
+
+/// The gate's decision on the one group of `batch`.
+fn decide(batch: &PromotionBatch) -> PromotionDecision {
+    gate().promotion(batch).remove(0).decision
 }

@@ -2,14 +2,14 @@
 
 use serde::Deserialize;
 use slotwise_plugin::{
-    accept, defer, proceed, veto, Adjustment, CandidateAdjustment, Classification, Plugin,
-    PostSlotAnswer, PreSlotAnswer, PreSlotDecision, PromotionDecision, PromotionRequest,
-    SlotProposal, SlotView, MINUTE,
+    defer, each_post_slot, each_pre_slot, Adjustment, CandidateAdjustment, Classification, Hook,
+    Kept, Plugin, PostSlotAnswer, PostSlotDecision, PreSlotAnswer, PreSlotDecision,
+    PromotionAnswer, PromotionBatch, PromotionDecision, SlotBatch, SlotRef, Veto, MINUTE,
 };
 use std::hint::black_box;
 
 /// The hooks, as the WIT names them.
-const HOOKS: [&str; 3] = ["pre-slot", "post-slot", "promotion"];
+const HOOKS: [&str; 4] = ["pre-slot", "post-slot", "promotion", "review"];
 
 /// What the plugin does when asked.
 #[derive(Deserialize, Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -27,6 +27,16 @@ enum Behaviour {
     Reclassify,
     DeferIntoThePast,
     HugeAnswer,
+    /// Answers one slot too few.
+    WrongCount,
+    /// Answers a slot past the batch's last.
+    UnknownSlot,
+    /// Answers the slots in reverse order.
+    OutOfOrder,
+    /// Logs more lines than a host keeps.
+    LogFlood,
+    /// Vetoes a change that does not exist, at review.
+    VetoStranger,
 }
 
 /// Where it misbehaves.
@@ -88,9 +98,11 @@ impl Hostile {
 
 impl Plugin for Hostile {
     const NAME: &'static str = "hostile";
-    const VERSION: &'static str = "0.1.0";
+    const VERSION: &'static str = "0.2.0";
     const DESCRIPTION: &'static str =
         "A test plugin, not an example: misbehaves as its settings say.";
+    const HOOKS: &'static [Hook] = &[Hook::Promotion, Hook::PreSlot, Hook::PostSlot, Hook::Review];
+    const SETTINGS_EXAMPLE: &'static str = r#"{"behaviour": "trap", "slot": 3}"#;
 
     fn configure(&mut self, settings: &str) -> Result<(), String> {
         let s: Settings = slotwise_plugin::settings(settings)?;
@@ -116,71 +128,159 @@ impl Plugin for Hostile {
         Ok(())
     }
 
-    fn pre_slot(&mut self, slot: &SlotView) -> PreSlotAnswer {
-        if !self.targets("pre-slot", Some(slot.index)) {
-            return proceed();
+    fn pre_slot(&mut self, batch: &SlotBatch, _: &[Kept]) -> Vec<PreSlotAnswer> {
+        let mut answers =
+            each_pre_slot(batch, |at| self.pre_slot_decision(SlotRef::new(batch, at)));
+        if self.targets_batch("pre-slot", batch) {
+            if self.behaviour == Behaviour::HugeAnswer {
+                for a in answers
+                    .iter_mut()
+                    .filter(|a| self.targets_slot(batch, a.slot))
+                {
+                    a.ext = Some(self.huge().into_bytes());
+                }
+            }
+            self.garble(&mut answers, |a, slot| a.slot = slot);
+        }
+        answers
+    }
+
+    fn post_slot(&mut self, batch: &SlotBatch, _: &[Kept]) -> Vec<PostSlotAnswer> {
+        let mut answers = each_post_slot(batch, |at| {
+            let slot = SlotRef::new(batch, at);
+            if !self.targets("post-slot", slot.index()) {
+                return PostSlotDecision::Accept;
+            }
+            misbehave(self.behaviour);
+            match self.behaviour {
+                Behaviour::DeferIntoThePast => defer(batch.now - MINUTE, "hostile: the past"),
+                Behaviour::HugeAnswer => PostSlotDecision::Veto(self.huge()),
+                _ => PostSlotDecision::Accept,
+            }
+        });
+        if self.targets_batch("post-slot", batch) {
+            if self.behaviour == Behaviour::HugeAnswer {
+                for a in answers
+                    .iter_mut()
+                    .filter(|a| self.targets_slot(batch, a.slot))
+                {
+                    a.ext = Some(self.huge().into_bytes());
+                }
+            }
+            self.garble(&mut answers, |a, slot| a.slot = slot);
+        }
+        answers
+    }
+
+    fn promotion(&mut self, batch: &PromotionBatch) -> Vec<PromotionAnswer> {
+        (0..batch.groups.len())
+            .map(|at| {
+                let group = &batch.groups[at].group;
+                let wait = format!("hostile waits on {group}");
+                let decision = if self.targets("promotion", None) {
+                    misbehave(self.behaviour);
+                    match self.behaviour {
+                        Behaviour::HugeAnswer => PromotionDecision::Wait(self.huge()),
+                        _ => PromotionDecision::Wait(wait),
+                    }
+                } else {
+                    PromotionDecision::Wait(wait)
+                };
+                PromotionAnswer {
+                    group: at as u32,
+                    decision,
+                }
+            })
+            .collect()
+    }
+
+    fn review(&mut self, batch: &SlotBatch) -> Vec<Veto> {
+        if !self.targets("review", None) {
+            return Vec::new();
         }
         misbehave(self.behaviour);
-        let first = slot.candidates.first().map(|c| c.allocation.clone());
-        let adjust = |candidates: Vec<CandidateAdjustment>| PreSlotAnswer {
-            decision: PreSlotDecision::Adjust(Adjustment {
+        match self.behaviour {
+            Behaviour::VetoStranger => vec![Veto {
+                change: batch.changes.len() as u32 + 7,
+                reason: "hostile: no such change".into(),
+            }],
+            Behaviour::HugeAnswer => vec![Veto {
+                change: 0,
+                reason: self.huge(),
+            }],
+            _ => Vec::new(),
+        }
+    }
+}
+
+impl Hostile {
+    fn pre_slot_decision(&self, slot: SlotRef) -> PreSlotDecision {
+        if !self.targets("pre-slot", slot.index()) {
+            return PreSlotDecision::Proceed;
+        }
+        misbehave(self.behaviour);
+        let mut own = slot.candidates().map(|(p, _)| p);
+        let first = own.next();
+        let adjust = |candidates: Vec<CandidateAdjustment>| {
+            PreSlotDecision::Adjust(Adjustment {
                 candidates,
                 reason: format!("hostile: {:?}", self.behaviour),
-            }),
-            ext: None,
+            })
         };
-        let change = |allocation: String, reclassify| CandidateAdjustment {
-            allocation,
+        let change = |candidate: u32, reclassify| CandidateAdjustment {
+            candidate,
             reclassify,
             update: None,
         };
         match (self.behaviour, first) {
             (Behaviour::AdjustStranger, _) => {
-                adjust(vec![change("no-such-allocation".into(), None)])
+                adjust(vec![change(slot.batch.candidates.len() as u32 + 3, None)])
             }
-            (Behaviour::AdjustTwice, Some(a)) => {
-                adjust(vec![change(a.clone(), None), change(a, None)])
-            }
-            (Behaviour::HugeAnswer, _) => PreSlotAnswer {
-                decision: PreSlotDecision::Hold(self.huge()),
-                ext: Some(self.huge().into_bytes()),
-            },
+            (Behaviour::AdjustTwice, Some(p)) => adjust(vec![change(p, None), change(p, None)]),
+            (Behaviour::HugeAnswer, _) => PreSlotDecision::Hold(self.huge()),
             (Behaviour::Reclassify, Some(_)) => {
                 let class = self.class.unwrap_or(Classification::Disconnecting);
-                let all = slot.candidates.iter();
                 adjust(
-                    all.map(|c| change(c.allocation.clone(), Some(class)))
+                    slot.candidates()
+                        .map(|(p, _)| change(p, Some(class)))
                         .collect(),
                 )
             }
-            _ => proceed(),
+            _ => PreSlotDecision::Proceed,
         }
     }
 
-    fn post_slot(&mut self, proposal: &SlotProposal) -> PostSlotAnswer {
-        if !self.targets("post-slot", Some(proposal.slot.index)) {
-            return accept();
-        }
-        misbehave(self.behaviour);
-        match self.behaviour {
-            Behaviour::DeferIntoThePast => defer(proposal.slot.now - MINUTE, "hostile: the past"),
-            Behaviour::HugeAnswer => PostSlotAnswer {
-                ext: Some(self.huge().into_bytes()),
-                ..veto(self.huge())
-            },
-            _ => accept(),
-        }
+    /// Whether the batch holds a slot to misbehave at, at `hook`.
+    fn targets_batch(&self, hook: &str, batch: &SlotBatch) -> bool {
+        (0..batch.slots.len()).any(|at| self.targets(hook, SlotRef::new(batch, at).index()))
     }
 
-    fn promotion(&mut self, request: &PromotionRequest) -> PromotionDecision {
-        let wait = format!("hostile waits on {}", request.group);
-        if !self.targets("promotion", None) {
-            return PromotionDecision::Wait(wait);
-        }
-        misbehave(self.behaviour);
+    /// Whether answer `slot` (a batch position) is about the targeted slot.
+    fn targets_slot(&self, batch: &SlotBatch, slot: u32) -> bool {
+        let index = SlotRef::new(batch, slot as usize).index();
+        self.slot.is_none() || self.slot == index
+    }
+
+    /// Spoils the answers' count, order or slots, or floods the log, as the
+    /// behaviour says; `renumber` sets the slot an answer names.
+    fn garble<A>(&self, answers: &mut Vec<A>, renumber: impl Fn(&mut A, u32)) {
         match self.behaviour {
-            Behaviour::HugeAnswer => PromotionDecision::Wait(self.huge()),
-            _ => PromotionDecision::Wait(wait),
+            Behaviour::WrongCount => {
+                answers.pop();
+            }
+            Behaviour::UnknownSlot => {
+                let past = answers.len() as u32 + 5;
+                if let Some(last) = answers.last_mut() {
+                    renumber(last, past);
+                }
+            }
+            Behaviour::OutOfOrder => answers.reverse(),
+            Behaviour::LogFlood => {
+                for n in 0..1_000 {
+                    slotwise_plugin::log::warn(format!("hostile line {n}"));
+                }
+            }
+            _ => {}
         }
     }
 }

@@ -1,10 +1,8 @@
 //! Which proposed changes disrupt: those that take down an allocation that is still serving.
 
-use slotwise_plugin::{
-    CandidateView, ChangeKind, Classification, ClientStatus, ProposedChange, SlotProposal,
-};
+use slotwise_plugin::{Candidate, Change, ChangeKind, Classification, ClientStatus, SlotRef};
 
-/// The changes of `proposal` that take down a serving allocation, in
+/// The changes proposed for `slot` that take down a serving allocation, in
 /// proposal order.
 ///
 /// Only stops, migrations and destructive updates end an allocation.
@@ -13,23 +11,12 @@ use slotwise_plugin::{
 /// did. Ending an allocation that no longer serves (failed, complete, or
 /// lost with its node) is clean-up: holding it back would only hold up its
 /// replacement.
-pub fn disruptive(proposal: &SlotProposal) -> Vec<&ProposedChange> {
-    proposal
-        .changes
-        .iter()
+pub fn disruptive<'b>(slot: SlotRef<'b>) -> Vec<&'b Change> {
+    slot.changes()
         .filter(|change| ends_an_allocation(change.kind))
-        .filter(|change| {
-            let candidate = change.allocation.as_ref().and_then(|id| {
-                proposal
-                    .slot
-                    .candidates
-                    .iter()
-                    .find(|c| &c.allocation == id)
-            });
-            // A change about an allocation the slot does not list cannot be
-            // judged; counting it errs on the side of caution.
-            candidate.is_none_or(serving)
-        })
+        // A change about an allocation the slot does not list cannot be
+        // judged; counting it errs on the side of caution.
+        .filter(|change| slot.candidate_of(change).is_none_or(serving))
         .collect()
 }
 
@@ -40,7 +27,7 @@ fn ends_an_allocation(kind: ChangeKind) -> bool {
     )
 }
 
-fn serving(candidate: &CandidateView) -> bool {
+fn serving(candidate: &Candidate) -> bool {
     matches!(
         candidate.client_status,
         ClientStatus::Running | ClientStatus::Pending
@@ -50,8 +37,8 @@ fn serving(candidate: &CandidateView) -> bool {
     )
 }
 
-/// How a change reads in a reason: `destructive update of web-3`.
-pub fn describe(change: &ProposedChange) -> String {
+/// How a change of `slot` reads in a reason: `destructive update of web-3`.
+pub fn describe(slot: SlotRef, change: &Change) -> String {
     let kind = match change.kind {
         ChangeKind::Stop => "stop",
         ChangeKind::Migrate => "migration",
@@ -62,7 +49,10 @@ pub fn describe(change: &ProposedChange) -> String {
         ChangeKind::Reconnect => "reconnect",
         ChangeKind::AttachFollowup => "follow-up",
     };
-    match &change.allocation {
+    match slot
+        .candidate_of(change)
+        .and_then(|c| c.allocation.as_deref())
+    {
         Some(id) => format!("{kind} of {id}"),
         None => kind.to_string(),
     }

@@ -1,8 +1,10 @@
 //! The plugin's decisions, called natively on views built with the SDK's testing module.
 
 use crate::MaintenanceWindow;
-use slotwise_plugin::testing::{candidate, change, proposal, slot, NOW};
-use slotwise_plugin::{ChangeKind, Classification, ClientStatus, Plugin, PostSlotDecision, MINUTE};
+use slotwise_plugin::testing::{propose, slots, NOW};
+use slotwise_plugin::{
+    ChangeKind, Classification, ClientStatus, Plugin, PostSlotDecision, SlotBatch, MINUTE,
+};
 
 const HOUR: i64 = 60 * MINUTE;
 
@@ -14,11 +16,16 @@ fn saturday_nights() -> MaintenanceWindow {
     p
 }
 
+/// Slot 3 of group web, its one candidate `web-0`, with a change of `kind`.
+fn one_change(kind: ChangeKind, now: i64) -> SlotBatch {
+    let mut b = slots(&[0, 0, 0, 1]);
+    b.now = now;
+    propose(&mut b, 3, kind);
+    b
+}
+
 fn decide(p: &mut MaintenanceWindow, kind: ChangeKind, now: i64) -> PostSlotDecision {
-    let mut s = slot(3, vec![candidate("web-3")]);
-    s.now = now;
-    p.post_slot(&proposal(s, vec![change(kind, Some("web-3"))]))
-        .decision
+    p.post_slot(&one_change(kind, now), &[]).remove(3).decision
 }
 
 #[test]
@@ -31,7 +38,7 @@ fn a_destructive_update_outside_the_window_waits_for_the_next_window_start() {
     assert_eq!(d.until, NOW + 50 * HOUR);
     assert!(
         d.reason
-            .contains("destructive update of web-3 in slot web/3"),
+            .contains("destructive update of web-0 in slot web/3"),
         "{}",
         d.reason
     );
@@ -75,17 +82,15 @@ fn placements_and_in_place_updates_pass_outside_the_window() {
 #[test]
 fn stopping_an_allocation_that_no_longer_serves_is_not_disruptive() {
     let mut p = saturday_nights();
-    let mut failed = candidate("web-3");
-    failed.client_status = ClientStatus::Failed;
-    let mut lost = candidate("web-4");
-    lost.classification = Classification::Lost;
-    let changes = vec![
-        change(ChangeKind::Place, Some("web-3")),
-        change(ChangeKind::Stop, Some("web-3")),
-        change(ChangeKind::Stop, Some("web-4")),
-    ];
-    let answer = p.post_slot(&proposal(slot(3, vec![failed, lost]), changes));
-    assert!(matches!(answer.decision, PostSlotDecision::Accept));
+    let mut b = slots(&[2]);
+    b.candidates[0].client_status = ClientStatus::Failed;
+    b.candidates[1].classification = Classification::Lost;
+    for kind in [ChangeKind::Place, ChangeKind::Stop, ChangeKind::Stop] {
+        propose(&mut b, 0, kind);
+    }
+    b.changes[2].candidate = Some(1);
+    let answers = p.post_slot(&b, &[]);
+    assert!(matches!(answers[0].decision, PostSlotDecision::Accept));
 }
 
 #[test]
@@ -133,4 +138,20 @@ fn bad_settings_name_the_field() {
     let bad_day =
         refuse(r#"{"windows": [{"days": ["mon", "funday"], "start": "01:00", "end": "03:00"}]}"#);
     assert!(bad_day.starts_with("windows[0].days[1]:"), "{bad_day}");
+}
+
+#[test]
+fn the_slots_that_wait_are_counted_in_one_log_line_per_batch() {
+    let _ = slotwise_plugin::log::take();
+    let mut p = saturday_nights();
+    p.post_slot(&one_change(ChangeKind::Stop, NOW), &[]);
+    assert_eq!(
+        slotwise_plugin::log::take(),
+        ["info: outside the maintenance windows at 2026-01-01T00:00:00Z: 1 of 4 slots wait"]
+    );
+    p.post_slot(&one_change(ChangeKind::Stop, NOW + 50 * HOUR), &[]);
+    assert!(
+        slotwise_plugin::log::take().is_empty(),
+        "inside a window nothing waits"
+    );
 }

@@ -1,4 +1,4 @@
-// What max-disruption decides, as plain functions: which changes disrupt, how the settings read, and what a slot's answer is given what was spent.
+// What max-disruption decides, as plain functions: which changes disrupt, how the settings read, and which slots of the whole proposed plan go beyond the budget.
 //
 // Nothing here knows about components, so the Node tests import it as it is.
 
@@ -46,59 +46,83 @@ export function readSettings(text) {
 }
 
 /**
- * The changes of a slot proposal that take a serving allocation down.
+ * The positions of the changes of slot `at` of `batch` that take a serving
+ * allocation down, in proposal order.
  *
- * @param {object} proposal a `slot-proposal` as jco lifts it
- * @returns {object[]} the disruptive changes, in proposal order
+ * @param {object} batch a `slot-batch` as jco lifts it
+ * @param {number} at the slot's position
+ * @returns {number[]} positions in `batch.changes`
  */
-export function disruptive(proposal) {
-  const byId = new Map(proposal.slot.candidates.map((c) => [c.allocation, c]));
-  return proposal.changes.filter((change) => {
-    if (!ENDING.has(change.kind)) {
-      return false;
+export function disruptive(batch, at) {
+  const { first, count } = batch.slots[at].changes;
+  const found = [];
+  for (let c = first; c < first + count; c++) {
+    const change = batch.changes[c];
+    if (!ENDING.has(change.kind)) continue;
+    const candidate = change.candidate == null ? undefined : batch.candidates[change.candidate];
+    // A change about no candidate cannot be judged; counting it errs on the
+    // side of fewer disruptions.
+    if (candidate === undefined || (SERVING_CLIENT.has(candidate.clientStatus) && !GONE.has(candidate.classification))) {
+      found.push(c);
     }
-    const candidate = change.allocation == null ? undefined : byId.get(change.allocation);
-    // A change about an allocation the slot does not list cannot be judged;
-    // counting it errs on the side of fewer disruptions.
-    if (candidate === undefined) {
-      return true;
-    }
-    return SERVING_CLIENT.has(candidate.clientStatus) && !GONE.has(candidate.classification);
-  });
+  }
+  return found;
 }
 
-/** Disruptions allowed in one reconcile, spent slot by slot in the order the reconciler asks. */
-export class Budget {
-  /** @param {number} limit how many disruptive changes the reconcile may make */
-  constructor(limit) {
-    this.limit = limit;
-    this.used = 0;
-  }
-
-  /**
-   * Accepts a slot whose disruptions fit in what is left, spending them, or
-   * vetoes it whole: a slot's changes stand or fall together.
-   *
-   * @param {object} proposal a `slot-proposal`
-   * @returns {object} a `post-slot-answer`
-   */
-  review(proposal) {
-    const count = disruptive(proposal).length;
-    if (count === 0 || this.used + count <= this.limit) {
-      this.used += count;
-      return { decision: { tag: "accept" } };
+/**
+ * The vetoes of the whole proposed plan: slots are taken in the plan's
+ * order, every group of the job together; a slot whose disruptions fit in
+ * what is left spends them, one that does not is vetoed whole (a slot's
+ * changes stand or fall together) and spends nothing.
+ *
+ * @param {number} limit disruptive changes the reconcile may make
+ * @param {object} batch a `slot-batch`
+ * @returns {object[]} `veto` records
+ */
+export function review(limit, batch) {
+  let used = 0;
+  const vetoes = [];
+  for (let at = 0; at < batch.slots.length; at++) {
+    const changes = disruptive(batch, at);
+    if (changes.length === 0) continue;
+    if (used + changes.length <= limit) {
+      used += changes.length;
+      continue;
     }
-    const slot = `${proposal.slot.group}/${proposal.slot.index}`;
-    const left = this.limit - this.used;
-    return {
-      decision: {
-        tag: "veto",
-        val:
-          `slot ${slot} would disrupt ${plural(count, "allocation")} ` +
-          `but ${left} of ${plural(this.limit, "disruption")} per reconcile ${left === 1 ? "is" : "are"} left`,
-      },
-    };
+    const left = limit - used;
+    vetoes.push({
+      change: changes[0],
+      reason:
+        `slot ${slotName(batch, at)} would disrupt ${plural(changes.length, "allocation")} ` +
+        `but ${left} of ${plural(limit, "disruption")} per reconcile ${left === 1 ? "is" : "are"} left`,
+    });
   }
+  return vetoes;
+}
+
+/**
+ * The line max-disruption logs about a review: how much of the budget the
+ * plan would use, and how many slots it vetoed.
+ *
+ * @param {number} limit disruptive changes the reconcile may make
+ * @param {object} batch the reviewed `slot-batch`
+ * @param {object[]} vetoes what `review` answered
+ * @returns {string}
+ */
+export function summary(limit, batch, vetoes) {
+  let proposed = 0;
+  for (let at = 0; at < batch.slots.length; at++) proposed += disruptive(batch, at).length;
+  return (
+    `${plural(proposed, "disruptive change")} proposed across ${plural(batch.groups.length, "group")}, ` +
+    `${plural(limit, "disruption")} allowed: ${plural(vetoes.length, "slot")} vetoed`
+  );
+}
+
+/** `group/index`, as messages name a slot. */
+function slotName(batch, at) {
+  const group = batch.groups.find((g) => at >= g.slots.first && at < g.slots.first + g.slots.count);
+  const key = batch.slots[at].key;
+  return `${group ? group.name : "?"}/${key.tag === "index" ? key.val : "node"}`;
 }
 
 function plural(n, word) {

@@ -1,34 +1,40 @@
-// The max-disruption component: exports the slotwise:plugin post-slot world, and keeps one disruption budget per instance.
+// The max-disruption component: exports the slotwise:plugin@0.2.0 world and answers the review hook, once per reconcile, on the whole proposed plan.
 //
-// The host gives each reconcile a fresh instance and configures it first, so
-// the budget below belongs to one reconcile: no reset, no clock.
+// The host gives each reconcile a fresh instance and configures it first;
+// the limit below is read then. No clock.
 
-import { Budget, readSettings } from "./disruption.js";
+import { log } from "slotwise:plugin/log@0.2.0";
+import { readSettings, review, summary } from "./disruption.js";
 
-let budget = new Budget(0);
+let limit = 0;
 
 export const plugin = {
   metadata() {
     return {
       name: "max-disruption",
-      version: "0.1.0",
-      description: "Vetoes disruptive changes beyond a limit per reconcile.",
-      hooks: ["post-slot"],
+      version: "0.2.0",
+      description: "Vetoes disruptive changes beyond a limit per reconcile, across every group of the job.",
+      hooks: ["review"],
+      reads: { nodeIds: false, nodeMeta: false, allocationIds: false, candidateMeta: false, changeMessages: false },
+      settingsExample: '{"limit": 3}',
     };
   },
 
   configure(settings) {
     // A thrown string is the `err` of configure's result.
-    budget = new Budget(readSettings(settings));
+    limit = readSettings(settings);
+  },
+
+  answer(batch, _kept) {
+    if (batch.tag !== "review") {
+      throw `max-disruption answers review batches, not ${batch.tag}`;
+    }
+    const vetoes = review(limit, batch.val);
+    log("info", summary(limit, batch.val, vetoes));
+    return { tag: "review", val: vetoes };
   },
 };
 
-export const postSlot = {
-  postSlot(proposal) {
-    return budget.review(proposal);
-  },
-};
-
-// The types interface has no functions; the world exports it so that the
-// plugin imports nothing.
+// The types interface has no functions; the world exports it so that it is
+// not an import.
 export const types = {};

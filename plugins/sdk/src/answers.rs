@@ -1,51 +1,47 @@
-//! Short ways to write a plugin's answers.
+//! Short ways to write a plugin's answers, one per slot, in the batch's order.
 
 use crate::{
-    Deferral, PostSlotAnswer, PostSlotDecision, PreSlotAnswer, PreSlotDecision, Timestamp,
+    Deferral, PostSlotAnswer, PostSlotDecision, PreSlotAnswer, PreSlotDecision, SlotBatch,
+    Timestamp,
 };
 
-/// Decide the slot as the reconciler would; keep the slot's data as it is.
-pub fn proceed() -> PreSlotAnswer {
-    PreSlotAnswer {
-        decision: PreSlotDecision::Proceed,
-        ext: None,
-    }
+/// One pre-slot answer per slot of `batch`, each `decide` gives for the
+/// slot's position; no slot data.
+pub fn each_pre_slot(
+    batch: &SlotBatch,
+    mut decide: impl FnMut(usize) -> PreSlotDecision,
+) -> Vec<PreSlotAnswer> {
+    (0..batch.slots.len())
+        .map(|at| PreSlotAnswer {
+            slot: at as u32,
+            decision: decide(at),
+            ext: None,
+        })
+        .collect()
 }
 
-/// Leave the slot untouched this round.
-pub fn hold(reason: impl Into<String>) -> PreSlotAnswer {
-    PreSlotAnswer {
-        decision: PreSlotDecision::Hold(reason.into()),
-        ext: None,
-    }
-}
-
-/// Apply the proposed changes; keep the slot's data as it is.
-pub fn accept() -> PostSlotAnswer {
-    PostSlotAnswer {
-        decision: PostSlotDecision::Accept,
-        ext: None,
-    }
-}
-
-/// Apply none of the proposed changes.
-pub fn veto(reason: impl Into<String>) -> PostSlotAnswer {
-    PostSlotAnswer {
-        decision: PostSlotDecision::Veto(reason.into()),
-        ext: None,
-    }
+/// One post-slot answer per slot of `batch`, each `decide` gives for the
+/// slot's position; no slot data.
+pub fn each_post_slot(
+    batch: &SlotBatch,
+    mut decide: impl FnMut(usize) -> PostSlotDecision,
+) -> Vec<PostSlotAnswer> {
+    (0..batch.slots.len())
+        .map(|at| PostSlotAnswer {
+            slot: at as u32,
+            decision: decide(at),
+            ext: None,
+        })
+        .collect()
 }
 
 /// Apply none of the proposed changes now; look again at `until`, which
 /// must be after the reconcile's `now`.
-pub fn defer(until: Timestamp, reason: impl Into<String>) -> PostSlotAnswer {
-    PostSlotAnswer {
-        decision: PostSlotDecision::Defer(Deferral {
-            until,
-            reason: reason.into(),
-        }),
-        ext: None,
-    }
+pub fn defer(until: Timestamp, reason: impl Into<String>) -> PostSlotDecision {
+    PostSlotDecision::Defer(Deferral {
+        until,
+        reason: reason.into(),
+    })
 }
 
 /// Nanoseconds in a second, for arithmetic on timestamps.

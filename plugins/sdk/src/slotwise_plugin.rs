@@ -6,42 +6,59 @@
 //!
 //! impl slotwise_plugin::Plugin for Freeze {
 //!     const NAME: &'static str = "freeze";
-//!     const VERSION: &'static str = "0.1.0";
+//!     const VERSION: &'static str = "0.2.0";
 //!     const DESCRIPTION: &'static str = "Defers every change until a given time.";
+//!     const HOOKS: &'static [slotwise_plugin::Hook] = &[slotwise_plugin::Hook::PostSlot];
 //!
 //!     fn configure(&mut self, settings: &str) -> Result<(), String> {
 //!         self.until = slotwise_plugin::settings::<i64>(settings)?;
 //!         Ok(())
 //!     }
 //!
-//!     fn post_slot(&mut self, p: &slotwise_plugin::SlotProposal) -> slotwise_plugin::PostSlotAnswer {
-//!         slotwise_plugin::defer(self.until.max(p.slot.now + 1), "frozen")
+//!     fn post_slot(&mut self, batch: &slotwise_plugin::SlotBatch, _: &[slotwise_plugin::Kept])
+//!         -> Vec<slotwise_plugin::PostSlotAnswer> {
+//!         let until = self.until.max(batch.now + 1);
+//!         slotwise_plugin::each_post_slot(batch, |_| slotwise_plugin::defer(until, "frozen"))
 //!     }
 //! }
 //!
 //! slotwise_plugin::export!(Freeze);
 //! ```
 //!
-//! The hooks a plugin implements are the crate features it enables
-//! (`pre-slot`, `post-slot`, `promotion`); each combination selects the
-//! `slotwise:plugin` world that exports exactly those hooks, so the host
-//! calls only them. A fresh instance serves each reconcile: the plugin value
-//! lives for one reconcile, and memory across reconciles goes in the slots'
-//! ext data.
+//! A plugin is asked once per batch: every slot of a group before it is
+//! decided (pre-slot), with the changes proposed (post-slot), the canaries
+//! awaiting promotion (promotion), and the whole proposed plan (review). It
+//! answers every slot, in order; [`view::SlotRef`] reads a slot through the
+//! batch's tables. The host asks only the hooks in [`Plugin::HOOKS`], and
+//! sends the optional parts of a batch named in [`Plugin::READS`]. A fresh
+//! instance serves each reconcile: the plugin value lives for one
+//! reconcile, and memory across reconciles goes in the slots' ext data.
 //!
-//! [`testing`] builds views, so that a plugin's decisions are unit-tested
+//! [`testing`] builds batches, so that a plugin's decisions are unit-tested
 //! natively by calling its methods; `export!` exports only in a `wasm32` build.
 
 mod answers;
 #[doc(hidden)]
 pub mod bindings;
+pub mod log;
 pub mod testing;
+pub mod view;
 
 pub use answers::*;
 pub use bindings::exports::slotwise::plugin::types::*;
+pub use view::{slots, SlotRef};
+
+/// No optional part of a batch: the cheapest batches.
+pub const READS_NOTHING: ViewParts = ViewParts {
+    node_ids: false,
+    node_meta: false,
+    allocation_ids: false,
+    candidate_meta: false,
+    change_messages: false,
+};
 
 /// A policy plugin. Every hook has a default that leaves the decision to
-/// the reconciler; the host calls only the hooks the crate's features name.
+/// the reconciler; the host calls only the hooks in [`Plugin::HOOKS`].
 pub trait Plugin: Default + 'static {
     /// The plugin's name, unique among the plugins a host loads.
     const NAME: &'static str;
@@ -49,6 +66,13 @@ pub trait Plugin: Default + 'static {
     const VERSION: &'static str;
     /// What it does, in a sentence.
     const DESCRIPTION: &'static str;
+    /// The hooks it implements.
+    const HOOKS: &'static [Hook];
+    /// The optional parts of a batch it reads; the others are left out.
+    const READS: ViewParts = READS_NOTHING;
+    /// An example of its settings, JSON text, shown to operators; empty
+    /// when it takes none.
+    const SETTINGS_EXAMPLE: &'static str = "";
 
     /// Takes the settings from the host's plugins file (JSON text), saying
     /// clearly what is wrong with them. The default accepts none: `null` or
@@ -64,34 +88,34 @@ pub trait Plugin: Default + 'static {
         }
     }
 
-    /// Looks at a slot before it is decided.
-    fn pre_slot(&mut self, slot: &SlotView) -> PreSlotAnswer {
-        let _ = slot;
-        proceed()
+    /// Every slot of a group before it is decided: one answer per slot.
+    fn pre_slot(&mut self, batch: &SlotBatch, kept: &[Kept]) -> Vec<PreSlotAnswer> {
+        let _ = kept;
+        each_pre_slot(batch, |_| PreSlotDecision::Proceed)
     }
 
-    /// Accepts, vetoes or defers the changes proposed for a slot.
-    fn post_slot(&mut self, proposal: &SlotProposal) -> PostSlotAnswer {
-        let _ = proposal;
-        accept()
+    /// Every slot of a group with its proposed changes: one answer per slot.
+    fn post_slot(&mut self, batch: &SlotBatch, kept: &[Kept]) -> Vec<PostSlotAnswer> {
+        let _ = kept;
+        each_post_slot(batch, |_| PostSlotDecision::Accept)
     }
 
-    /// Decides about canaries awaiting promotion.
-    fn promotion(&mut self, request: &PromotionRequest) -> PromotionDecision {
-        let _ = request;
-        PromotionDecision::Wait(format!("{} has no promotion policy", Self::NAME))
+    /// Every deployment group whose canaries await promotion: one answer per group.
+    fn promotion(&mut self, batch: &PromotionBatch) -> Vec<PromotionAnswer> {
+        (0..batch.groups.len())
+            .map(|at| PromotionAnswer {
+                group: at as u32,
+                decision: PromotionDecision::Abstain,
+            })
+            .collect()
+    }
+
+    /// The whole proposed plan: the changes to veto, if any.
+    fn review(&mut self, batch: &SlotBatch) -> Vec<Veto> {
+        let _ = batch;
+        Vec::new()
     }
 }
-
-/// The hooks this build of a plugin implements, from the crate features.
-pub const HOOKS: &[Hook] = &[
-    #[cfg(feature = "pre-slot")]
-    Hook::PreSlot,
-    #[cfg(feature = "post-slot")]
-    Hook::PostSlot,
-    #[cfg(feature = "promotion")]
-    Hook::Promotion,
-];
 
 /// The metadata of plugin `P`.
 pub fn metadata<P: Plugin>() -> PluginMetadata {
@@ -99,7 +123,19 @@ pub fn metadata<P: Plugin>() -> PluginMetadata {
         name: P::NAME.to_string(),
         version: P::VERSION.to_string(),
         description: P::DESCRIPTION.to_string(),
-        hooks: HOOKS.to_vec(),
+        hooks: P::HOOKS.to_vec(),
+        reads: P::READS,
+        settings_example: P::SETTINGS_EXAMPLE.to_string(),
+    }
+}
+
+/// Plugin `plugin`'s answers to `batch`.
+pub fn answer<P: Plugin>(plugin: &mut P, batch: &Batch, kept: &[Kept]) -> Answers {
+    match batch {
+        Batch::PreSlot(b) => Answers::PreSlot(plugin.pre_slot(b, kept)),
+        Batch::PostSlot(b) => Answers::PostSlot(plugin.post_slot(b, kept)),
+        Batch::Promotion(b) => Answers::Promotion(plugin.promotion(b)),
+        Batch::Review(b) => Answers::Review(plugin.review(b)),
     }
 }
 
@@ -153,91 +189,16 @@ macro_rules! export {
                     PLUGIN.with(|p| *p.borrow_mut() = fresh);
                     Ok(())
                 }
-            }
 
-            $crate::__export_pre_slot!(Exported, $plugin, PLUGIN);
-            $crate::__export_post_slot!(Exported, $plugin, PLUGIN);
-            $crate::__export_promotion!(Exported, $plugin, PLUGIN);
+                fn answer(
+                    batch: $crate::Batch,
+                    kept: ::std::vec::Vec<$crate::Kept>,
+                ) -> $crate::Answers {
+                    PLUGIN.with(|p| $crate::answer(&mut *p.borrow_mut(), &batch, &kept))
+                }
+            }
 
     $crate::bindings::export!(Exported with_types_in $crate::bindings);
         };
     };
-}
-
-#[cfg(any(
-    feature = "pre-slot",
-    not(any(feature = "post-slot", feature = "promotion"))
-))]
-#[doc(hidden)]
-#[macro_export]
-macro_rules! __export_pre_slot {
-    ($shim:ident, $plugin:ty, $state:ident) => {
-        impl $crate::bindings::exports::slotwise::plugin::pre_slot::Guest for $shim {
-            fn pre_slot(slot: $crate::SlotView) -> $crate::PreSlotAnswer {
-                $state.with(|p| $crate::Plugin::pre_slot(&mut *p.borrow_mut(), &slot))
-            }
-        }
-    };
-}
-
-#[cfg(not(any(
-    feature = "pre-slot",
-    not(any(feature = "post-slot", feature = "promotion"))
-)))]
-#[doc(hidden)]
-#[macro_export]
-macro_rules! __export_pre_slot {
-    ($shim:ident, $plugin:ty, $state:ident) => {};
-}
-
-#[cfg(any(
-    feature = "post-slot",
-    not(any(feature = "pre-slot", feature = "promotion"))
-))]
-#[doc(hidden)]
-#[macro_export]
-macro_rules! __export_post_slot {
-    ($shim:ident, $plugin:ty, $state:ident) => {
-        impl $crate::bindings::exports::slotwise::plugin::post_slot::Guest for $shim {
-            fn post_slot(proposal: $crate::SlotProposal) -> $crate::PostSlotAnswer {
-                $state.with(|p| $crate::Plugin::post_slot(&mut *p.borrow_mut(), &proposal))
-            }
-        }
-    };
-}
-
-#[cfg(not(any(
-    feature = "post-slot",
-    not(any(feature = "pre-slot", feature = "promotion"))
-)))]
-#[doc(hidden)]
-#[macro_export]
-macro_rules! __export_post_slot {
-    ($shim:ident, $plugin:ty, $state:ident) => {};
-}
-
-#[cfg(any(
-    feature = "promotion",
-    not(any(feature = "pre-slot", feature = "post-slot"))
-))]
-#[doc(hidden)]
-#[macro_export]
-macro_rules! __export_promotion {
-    ($shim:ident, $plugin:ty, $state:ident) => {
-        impl $crate::bindings::exports::slotwise::plugin::promotion::Guest for $shim {
-            fn promotion(request: $crate::PromotionRequest) -> $crate::PromotionDecision {
-                $state.with(|p| $crate::Plugin::promotion(&mut *p.borrow_mut(), &request))
-            }
-        }
-    };
-}
-
-#[cfg(not(any(
-    feature = "promotion",
-    not(any(feature = "pre-slot", feature = "post-slot"))
-)))]
-#[doc(hidden)]
-#[macro_export]
-macro_rules! __export_promotion {
-    ($shim:ident, $plugin:ty, $state:ident) => {};
 }

@@ -1,14 +1,8 @@
-//! The plugin's decisions, called natively on views built with the SDK's testing module.
+//! The plugin's decisions, called natively on batches built with the SDK's testing module.
 
 use crate::ZoneDrain;
-use slotwise_plugin::testing::{candidate, slot};
-use slotwise_plugin::{CandidateView, Classification, ClientStatus, Plugin, PreSlotDecision};
-
-fn in_zone(id: &str, key: &str, zone: &str) -> CandidateView {
-    let mut c = candidate(id);
-    c.node.meta = Some(vec![(key.into(), zone.into())]);
-    c
-}
+use slotwise_plugin::testing::slots;
+use slotwise_plugin::{Classification, ClientStatus, Plugin, PreSlotDecision, SlotBatch};
 
 fn draining(settings: &str) -> ZoneDrain {
     let mut p = ZoneDrain::default();
@@ -16,61 +10,63 @@ fn draining(settings: &str) -> ZoneDrain {
     p
 }
 
+/// Two slots of one candidate each; the first candidate's node in `zone`.
+fn batch(key: &str, zone: &str) -> SlotBatch {
+    let mut b = slots(&[1, 1]);
+    b.nodes[0].meta = Some(vec![(key.into(), zone.into())]);
+    b
+}
+
 #[test]
 fn an_allocation_in_a_drained_zone_is_reclassified_as_migrating() {
-    let mut p = draining(r#"{"zones": ["eu-1a"]}"#);
-    let answer = p.pre_slot(&slot(2, vec![in_zone("web-2", "zone", "eu-1a")]));
-    let PreSlotDecision::Adjust(adjustment) = answer.decision else {
+    let answers = draining(r#"{"zones": ["eu-1a"]}"#).pre_slot(&batch("zone", "eu-1a"), &[]);
+    assert_eq!(answers.len(), 2);
+    let PreSlotDecision::Adjust(adjustment) = &answers[0].decision else {
         panic!("expected an adjustment");
     };
     assert_eq!(adjustment.candidates.len(), 1);
-    assert_eq!(adjustment.candidates[0].allocation, "web-2");
+    assert_eq!(adjustment.candidates[0].candidate, 0);
     assert_eq!(
         adjustment.candidates[0].reclassify,
         Some(Classification::Migrate)
     );
     assert_eq!(
         adjustment.reason,
-        "zone drain moves web-2 on node node-web-2 in zone eu-1a"
+        "zone drain moves web-0 on node node-0 in zone eu-1a"
     );
+    assert!(matches!(answers[1].decision, PreSlotDecision::Proceed));
 }
 
 #[test]
 fn allocations_in_other_zones_or_without_a_zone_proceed() {
-    let mut p = draining(r#"{"zones": ["eu-1a"]}"#);
-    for c in [in_zone("web-0", "zone", "eu-1b"), candidate("web-0")] {
-        let answer = p.pre_slot(&slot(0, vec![c]));
-        assert!(matches!(answer.decision, PreSlotDecision::Proceed));
-    }
+    let answers = draining(r#"{"zones": ["eu-1a"]}"#).pre_slot(&batch("zone", "eu-1b"), &[]);
+    assert!(answers
+        .iter()
+        .all(|a| matches!(a.decision, PreSlotDecision::Proceed)));
 }
 
 #[test]
 fn the_zone_is_read_under_the_configured_key() {
-    let mut p = draining(r#"{"zones": ["eu-1a"], "meta-key": "topology.zone"}"#);
-    let under_other_key = p.pre_slot(&slot(0, vec![in_zone("web-0", "zone", "eu-1a")]));
-    assert!(matches!(under_other_key.decision, PreSlotDecision::Proceed));
-    let under_key = p.pre_slot(&slot(0, vec![in_zone("web-0", "topology.zone", "eu-1a")]));
-    assert!(matches!(under_key.decision, PreSlotDecision::Adjust(_)));
+    let answers =
+        draining(r#"{"zones": ["eu-1a"], "meta-key": "az"}"#).pre_slot(&batch("az", "eu-1a"), &[]);
+    assert!(matches!(answers[0].decision, PreSlotDecision::Adjust(_)));
 }
 
 #[test]
-fn allocations_that_are_lost_or_finished_are_left_to_the_reconciler() {
-    let mut p = draining(r#"{"zones": ["eu-1a"]}"#);
-    let mut lost = in_zone("web-0", "zone", "eu-1a");
-    lost.classification = Classification::Lost;
-    let mut failed = in_zone("web-0-2", "zone", "eu-1a");
-    failed.client_status = ClientStatus::Failed;
-    let answer = p.pre_slot(&slot(0, vec![lost, failed]));
-    assert!(matches!(answer.decision, PreSlotDecision::Proceed));
+fn a_lost_or_finished_allocation_is_left_to_the_reconciler() {
+    let mut b = batch("zone", "eu-1a");
+    b.candidates[0].client_status = ClientStatus::Complete;
+    let answers = draining(r#"{"zones": ["eu-1a"]}"#).pre_slot(&b, &[]);
+    assert!(matches!(answers[0].decision, PreSlotDecision::Proceed));
 }
 
 #[test]
-fn bad_settings_name_the_field() {
-    let refuse = |text: &str| ZoneDrain::default().configure(text).unwrap_err();
-    assert!(refuse(r#"{"zones": []}"#).starts_with("zones: empty"));
-    assert!(refuse(r#"{"zones": ["a", " "]}"#).starts_with("zones[1]:"));
-    let wrong_type = refuse(r#"{"zones": "eu-1a"}"#);
-    assert!(wrong_type.contains("zones"), "{wrong_type}");
-    assert!(refuse(r#"{"zones": ["a"], "meta-key": ""}"#).starts_with("meta-key:"));
-    assert!(refuse(r#"{"zone": ["a"]}"#).contains("zone"));
+fn settings_without_zones_are_refused_naming_the_field() {
+    let refused = ZoneDrain::default().configure(r#"{"zones": []}"#);
+    assert_eq!(
+        refused,
+        Err("zones: empty; name at least one zone to drain".into())
+    );
+    let wrong = ZoneDrain::default().configure(r#"{"zones": "eu-1a"}"#);
+    assert!(wrong.is_err_and(|e| e.starts_with("bad settings: zones:")));
 }

@@ -4,8 +4,8 @@
 
 use serde::Deserialize;
 use slotwise_plugin::{
-    proceed, Adjustment, CandidateAdjustment, CandidateView, Classification, ClientStatus, Plugin,
-    PreSlotAnswer, PreSlotDecision, SlotView,
+    each_pre_slot, Adjustment, Candidate, CandidateAdjustment, Classification, ClientStatus, Hook,
+    Kept, Plugin, PreSlotAnswer, PreSlotDecision, SlotBatch, SlotRef, ViewParts, READS_NOTHING,
 };
 use std::collections::BTreeSet;
 
@@ -28,9 +28,17 @@ struct Settings {
 
 impl Plugin for ZoneDrain {
     const NAME: &'static str = "zone-drain";
-    const VERSION: &'static str = "0.1.0";
+    const VERSION: &'static str = "0.2.0";
     const DESCRIPTION: &'static str =
         "Migrates allocations off the nodes of listed zones, read from node metadata.";
+    const HOOKS: &'static [Hook] = &[Hook::PreSlot];
+    const READS: ViewParts = ViewParts {
+        node_ids: true,
+        node_meta: true,
+        allocation_ids: true,
+        ..READS_NOTHING
+    };
+    const SETTINGS_EXAMPLE: &'static str = r#"{"zones": ["eu-1a"], "meta-key": "zone"}"#;
 
     fn configure(&mut self, settings: &str) -> Result<(), String> {
         let settings: Settings = slotwise_plugin::settings(settings)?;
@@ -49,42 +57,45 @@ impl Plugin for ZoneDrain {
         Ok(())
     }
 
-    fn pre_slot(&mut self, slot: &SlotView) -> PreSlotAnswer {
-        let drained: Vec<(&CandidateView, &str)> = slot
-            .candidates
-            .iter()
-            .filter(|c| movable(c))
-            .filter_map(|c| self.drained_zone(c).map(|zone| (c, zone)))
-            .collect();
-        if drained.is_empty() {
-            return proceed();
-        }
-        let moved: Vec<String> = drained
-            .iter()
-            .map(|(c, zone)| format!("{} on node {} in zone {zone}", c.allocation, c.node.id))
-            .collect();
-        PreSlotAnswer {
-            decision: PreSlotDecision::Adjust(Adjustment {
-                candidates: drained
-                    .iter()
-                    .map(|(c, _)| CandidateAdjustment {
-                        allocation: c.allocation.clone(),
-                        reclassify: Some(Classification::Migrate),
-                        update: None,
-                    })
-                    .collect(),
-                reason: format!("zone drain moves {}", moved.join(", ")),
-            }),
-            ext: None,
-        }
+    fn pre_slot(&mut self, batch: &SlotBatch, _: &[Kept]) -> Vec<PreSlotAnswer> {
+        each_pre_slot(batch, |at| self.decide(SlotRef::new(batch, at)))
     }
 }
 
 impl ZoneDrain {
+    fn decide(&self, slot: SlotRef) -> PreSlotDecision {
+        let drained: Vec<(u32, &Candidate, &str)> = slot
+            .candidates()
+            .filter(|(_, c)| movable(c))
+            .filter_map(|(p, c)| self.drained_zone(slot, c).map(|zone| (p, c, zone)))
+            .collect();
+        if drained.is_empty() {
+            return PreSlotDecision::Proceed;
+        }
+        let moved: Vec<String> = drained
+            .iter()
+            .map(|(_, c, zone)| {
+                let id = c.allocation.as_deref().unwrap_or("?");
+                let node = slot.node(c).id.as_deref().unwrap_or("?");
+                format!("{id} on node {node} in zone {zone}")
+            })
+            .collect();
+        PreSlotDecision::Adjust(Adjustment {
+            candidates: drained
+                .iter()
+                .map(|(p, _, _)| CandidateAdjustment {
+                    candidate: *p,
+                    reclassify: Some(Classification::Migrate),
+                    update: None,
+                })
+                .collect(),
+            reason: format!("zone drain moves {}", moved.join(", ")),
+        })
+    }
+
     /// The zone of `candidate`'s node, when it is one to drain.
-    fn drained_zone<'c>(&self, candidate: &'c CandidateView) -> Option<&'c str> {
-        candidate
-            .node
+    fn drained_zone<'b>(&self, slot: SlotRef<'b>, candidate: &Candidate) -> Option<&'b str> {
+        slot.node(candidate)
             .meta
             .iter()
             .flatten()
@@ -98,7 +109,7 @@ impl ZoneDrain {
 /// it is. Allocations already lost, migrating, disconnected or finished are
 /// the reconciler's business: turning them into migrations would stop what
 /// is not running, or replace what is coming back.
-fn movable(candidate: &CandidateView) -> bool {
+fn movable(candidate: &Candidate) -> bool {
     candidate.classification == Classification::Untainted
         && matches!(
             candidate.client_status,

@@ -1,4 +1,4 @@
-//! The crates published to crates.io: `slotwise-reconciler`, `slotwise-scenario` (which the host reads plugin entries with) and `slotwise-host`, checked by a dry run of `cargo publish`.
+//! The crates published to crates.io: `slotwise-reconciler`, `slotwise-scenario` (the scenario files the host's README reads) and `slotwise-host`, checked by a dry run of `cargo publish`.
 
 use crate::run::Workspace;
 use anyhow::Result;

@@ -1,0 +1,67 @@
+//! Review: once every group is decided, the whole proposed plan is put to whoever wants a say; a veto withdraws every change of its slot.
+//!
+//! The slot is the unit that stays consistent: a replacement and the stop it
+//! pairs with stand or fall together. Work a veto frees is not handed to
+//! another slot in the same round, as at post-slot.
+
+use crate::group::withdraw;
+use crate::pipeline::Outcome;
+use crate::ruling::{ReviewVeto, Rulings};
+use crate::run::{Decided, JobRun};
+use crate::{PolicyAction, PolicyVerdict};
+use std::collections::BTreeSet;
+
+pub(crate) fn run(run: &mut JobRun) -> Outcome {
+    if !run.wants.review {
+        return Outcome::skipped("no plugin reviews the plan");
+    }
+    let items = run.review_items();
+    if items.is_empty() {
+        return Outcome::skipped("no changes to review");
+    }
+    let vetoes = match run.rulings.take() {
+        Some(Rulings::Review(vetoes)) => vetoes,
+        other => {
+            run.rulings = other;
+            return Outcome::pause();
+        }
+    };
+    let slots: usize = items.iter().map(|(_, s)| s.len()).sum();
+    let mut withdrawn = 0;
+    for ReviewVeto {
+        group,
+        slot,
+        by,
+        reason,
+        applied,
+    } in vetoes
+    {
+        let Some(&(at, _)) = items.get(group) else {
+            continue;
+        };
+        let Some(Decided::Run(g)) = run.decided.get_mut(at) else {
+            continue;
+        };
+        let action = PolicyAction {
+            plugin: by,
+            group: g.spec.name.clone(),
+            slot: Some(slot),
+            verdict: PolicyVerdict::Vetoed,
+            reason,
+            applied,
+        };
+        if applied && !g.held_slots.contains(&slot) {
+            withdraw(g, &BTreeSet::from([slot]), "vetoed at review");
+            g.held_slots.insert(slot);
+            g.complete = false;
+            withdrawn += 1;
+        }
+        g.actions.push(action.clone());
+        run.actions.push(action);
+    }
+    Outcome::done(format!(
+        "{} with changes reviewed in {}; {withdrawn} withdrawn",
+        crate::phrasing::count(slots, "slot"),
+        crate::phrasing::count(items.len(), "group")
+    ))
+}

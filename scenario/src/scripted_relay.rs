@@ -1,0 +1,378 @@
+//! The scripted relay: a scenario's scripted plugins answering a session's questions, plugged in as a host's relay is, so that the same scenarios test the one orchestration in every host.
+
+use crate::error::ScenarioError;
+use crate::file::Indexes;
+use crate::input::expand;
+use crate::plugins::{Mode, OnError};
+use crate::policy::{AdjustFile, PolicyFile, PostSlotFile, PreSlotFile, PromotionFile, ScriptFile};
+use slotwise_reconciler::plugin::{
+    Adjustment, Answers, Batch, CandidateAdjustment, Deferral, Hook, PostSlotAnswer,
+    PostSlotDecision, PreSlotAnswer, PreSlotDecision, PromotionAnswer, PromotionDecision,
+    SlotBatch, Veto, ViewParts,
+};
+use slotwise_reconciler::{
+    Consulted, Failure, FailureKind, LogLevel, LogLine, Mode as SessionMode, Question, Relay, Reply,
+};
+use std::collections::BTreeMap;
+
+/// Plugins that answer from scripts, relayed as a host relays plugins.
+pub struct ScriptedRelay {
+    consulted: Vec<Consulted>,
+    scripts: Vec<Script>,
+}
+
+/// One script, read.
+struct Script {
+    pre_slot: BySlot<Result<PreSlotScript, String>>,
+    post_slot: BySlot<Result<PostSlotDecision, String>>,
+    promotion: BTreeMap<String, Result<PromotionDecision, String>>,
+    review: BySlot<Result<String, String>>,
+    ext: BySlot<Vec<u8>>,
+    log: BTreeMap<Hook, String>,
+}
+
+/// A scripted pre-slot decision: adjustments name allocations, which the
+/// relay finds in each batch.
+#[derive(Clone)]
+enum PreSlotScript {
+    Proceed,
+    Hold(String),
+    Adjust(AdjustFile),
+}
+
+/// The one optional part of a batch scripts read: they adjust candidates
+/// by allocation id.
+fn allocation_ids() -> ViewParts {
+    ViewParts {
+        allocation_ids: true,
+        node_ids: false,
+        node_meta: false,
+        candidate_meta: false,
+        change_messages: false,
+    }
+}
+
+impl ScriptedRelay {
+    /// The plugins `file` scripts, with times resolved against `now`.
+    pub(crate) fn new(file: &PolicyFile, now: i64) -> Result<Self, ScenarioError> {
+        let files = match file {
+            PolicyFile::One(one) => std::slice::from_ref(one.as_ref()),
+            PolicyFile::Many(many) => many.as_slice(),
+        };
+        let mut consulted = Vec::new();
+        let mut scripts = Vec::new();
+        for (n, file) in files.iter().enumerate() {
+            let field = match file {
+                _ if files.len() == 1 => "policy".to_string(),
+                _ => format!("policy[{n}]"),
+            };
+            let script = Script::new(file, now, &field)?;
+            let hooks = [
+                (
+                    Hook::PreSlot,
+                    !(script.pre_slot.is_empty() && script.ext.is_empty())
+                        || file.log.contains_key(&Hook::PreSlot),
+                ),
+                (
+                    Hook::PostSlot,
+                    !script.post_slot.is_empty() || file.log.contains_key(&Hook::PostSlot),
+                ),
+                (
+                    Hook::Promotion,
+                    !script.promotion.is_empty() || file.log.contains_key(&Hook::Promotion),
+                ),
+                (
+                    Hook::Review,
+                    !script.review.is_empty() || file.log.contains_key(&Hook::Review),
+                ),
+            ];
+            consulted.push(Consulted {
+                name: file.name.clone().unwrap_or_else(|| "scripted".to_string()),
+                version: String::new(),
+                hooks: hooks
+                    .iter()
+                    .filter(|(_, on)| *on)
+                    .map(|(h, _)| *h)
+                    .collect(),
+                reads: allocation_ids(),
+                mode: match file.mode {
+                    Mode::Enforce => SessionMode::Enforce,
+                    Mode::Monitor => SessionMode::Monitor,
+                },
+                fail_open: file.on_error == OnError::FailOpen,
+                unloaded: None,
+            });
+            scripts.push(script);
+        }
+        Ok(Self { consulted, scripts })
+    }
+
+    /// The plugins the scripts stand for, as a session is opened with them.
+    pub fn consulted(&self) -> Vec<Consulted> {
+        self.consulted.clone()
+    }
+}
+
+impl Relay for ScriptedRelay {
+    fn answer(&mut self, question: &Question, batch: &Batch) -> Reply {
+        let plugin = question.plugin;
+        let Some(script) = self.scripts.get(plugin as usize) else {
+            return failed(FailureKind::Load, format!("no script {plugin}"));
+        };
+        let hook = match batch {
+            Batch::PreSlot(_) => Hook::PreSlot,
+            Batch::PostSlot(_) => Hook::PostSlot,
+            Batch::Promotion(_) => Hook::Promotion,
+            Batch::Review(_) => Hook::Review,
+        };
+        let logs = script
+            .log
+            .get(&hook)
+            .map(|line| LogLine {
+                level: LogLevel::Info,
+                message: line.clone(),
+            })
+            .into_iter()
+            .collect();
+        let outcome = match batch {
+            Batch::PreSlot(b) => script.pre_slot(b).map(Answers::PreSlot),
+            Batch::PostSlot(b) => script.post_slot(b).map(Answers::PostSlot),
+            Batch::Promotion(b) => {
+                let mut answers = Vec::new();
+                for (at, g) in b.groups.iter().enumerate() {
+                    let decision = match script.promotion.get(&g.group) {
+                        Some(Ok(d)) => d.clone(),
+                        Some(Err(cause)) => return failed(FailureKind::Trap, cause.clone()),
+                        // A group a script does not name gets no say from it.
+                        None => PromotionDecision::Abstain,
+                    };
+                    answers.push(PromotionAnswer {
+                        group: at as u32,
+                        decision,
+                    });
+                }
+                Ok(Answers::Promotion(answers))
+            }
+            Batch::Review(b) => script.review(b).map(Answers::Review),
+        };
+        Reply {
+            outcome: outcome.map_err(|message| Failure {
+                kind: FailureKind::Trap,
+                message,
+            }),
+            logs,
+            usage: None,
+        }
+    }
+}
+
+/// A reply with no answers.
+fn failed(kind: FailureKind, message: String) -> Reply {
+    Reply {
+        outcome: Err(Failure { kind, message }),
+        logs: Vec::new(),
+        usage: None,
+    }
+}
+
+/// Each slot of `batch`, by position, with its group and name index.
+fn slots(batch: &SlotBatch) -> impl Iterator<Item = (usize, (String, u32))> + '_ {
+    batch.groups.iter().flat_map(move |g| {
+        let first = g.slots.first as usize;
+        (first..first + g.slots.count as usize).filter_map(move |at| {
+            let slotwise_reconciler::plugin::SlotKey::Index(index) = batch.slots.get(at)?.key
+            else {
+                return None;
+            };
+            Some((at, (g.name.clone(), index)))
+        })
+    })
+}
+
+impl Script {
+    fn pre_slot(&self, batch: &SlotBatch) -> Result<Vec<PreSlotAnswer>, String> {
+        let mut answers = Vec::with_capacity(batch.slots.len());
+        for (at, key) in slots(batch) {
+            let decision = match self.pre_slot.get(&key) {
+                None | Some(Ok(PreSlotScript::Proceed)) => PreSlotDecision::Proceed,
+                Some(Ok(PreSlotScript::Hold(why))) => PreSlotDecision::Hold(why.clone()),
+                Some(Ok(PreSlotScript::Adjust(a))) => {
+                    PreSlotDecision::Adjust(adjustment(batch, at, a))
+                }
+                Some(Err(cause)) => return Err(cause.clone()),
+            };
+            answers.push(PreSlotAnswer {
+                slot: at as u32,
+                decision,
+                ext: self.ext.get(&key).cloned(),
+            });
+        }
+        Ok(answers)
+    }
+
+    fn post_slot(&self, batch: &SlotBatch) -> Result<Vec<PostSlotAnswer>, String> {
+        let mut answers = Vec::with_capacity(batch.slots.len());
+        for (at, key) in slots(batch) {
+            let decision = match self.post_slot.get(&key) {
+                None => PostSlotDecision::Accept,
+                Some(Ok(d)) => d.clone(),
+                Some(Err(cause)) => return Err(cause.clone()),
+            };
+            answers.push(PostSlotAnswer {
+                slot: at as u32,
+                decision,
+                ext: None,
+            });
+        }
+        Ok(answers)
+    }
+
+    fn review(&self, batch: &SlotBatch) -> Result<Vec<Veto>, String> {
+        let mut vetoes = Vec::new();
+        for (at, key) in slots(batch) {
+            match self.review.get(&key) {
+                None => {}
+                Some(Ok(reason)) => {
+                    let changes = batch.slots[at].changes;
+                    if changes.count > 0 {
+                        vetoes.push(Veto {
+                            change: changes.first,
+                            reason: reason.clone(),
+                        });
+                    }
+                }
+                Some(Err(cause)) => return Err(cause.clone()),
+            }
+        }
+        Ok(vetoes)
+    }
+}
+
+/// The scripted adjustment `a` of batch slot `at`, its allocations found
+/// among the batch's candidates; one the slot does not hold is named by a
+/// position past every candidate, which the reconciler refuses.
+fn adjustment(batch: &SlotBatch, at: usize, a: &AdjustFile) -> Adjustment {
+    let span = batch.slots[at].candidates;
+    let range = span.first as usize..(span.first + span.count) as usize;
+    let candidates = a
+        .candidates
+        .iter()
+        .map(|c| {
+            let found = batch.candidates[range.clone()]
+                .iter()
+                .position(|v| v.allocation.as_deref() == Some(c.allocation.as_str()));
+            CandidateAdjustment {
+                candidate: found.map_or(batch.candidates.len() as u32, |p| span.first + p as u32),
+                reclassify: c.reclassify,
+                update: c.update,
+            }
+        })
+        .collect();
+    Adjustment {
+        candidates,
+        reason: a.reason.clone(),
+    }
+}
+
+impl Script {
+    fn new(file: &ScriptFile, now: i64, field: &str) -> Result<Self, ScenarioError> {
+        let mut pre_slot = by_slot(&file.pre_slot, &format!("{field}.pre-slot"), |r| {
+            Ok(match r {
+                PreSlotFile::Proceed => PreSlotScript::Proceed,
+                PreSlotFile::Hold(why) => PreSlotScript::Hold(why.clone()),
+                PreSlotFile::Adjust(a) => PreSlotScript::Adjust(a.clone()),
+            })
+        })?;
+        pre_slot.extend(failing(
+            &file.fail.pre_slot,
+            &format!("{field}.fail.pre-slot"),
+        )?);
+        let mut post_slot = by_slot(&file.post_slot, &format!("{field}.post-slot"), |r| {
+            Ok(match r {
+                PostSlotFile::Accept => PostSlotDecision::Accept,
+                PostSlotFile::Veto(why) => PostSlotDecision::Veto(why.clone()),
+                PostSlotFile::Defer(d) => PostSlotDecision::Defer(Deferral {
+                    until: d.until.resolve(now),
+                    reason: d.reason.clone(),
+                }),
+            })
+        })?;
+        post_slot.extend(failing(
+            &file.fail.post_slot,
+            &format!("{field}.fail.post-slot"),
+        )?);
+        let mut promotion: BTreeMap<String, Result<PromotionDecision, String>> = file
+            .promotion
+            .iter()
+            .map(|(group, r)| {
+                let decision = match r {
+                    PromotionFile::Promote(why) => PromotionDecision::Promote(why.clone()),
+                    PromotionFile::Wait(why) => PromotionDecision::Wait(why.clone()),
+                    PromotionFile::Fail(why) => PromotionDecision::Fail(why.clone()),
+                };
+                (group.clone(), Ok(decision))
+            })
+            .collect();
+        promotion.extend(
+            file.fail
+                .promotion
+                .iter()
+                .map(|(group, cause)| (group.clone(), Err(cause.clone()))),
+        );
+        let mut review = by_slot(&file.review, &format!("{field}.review"), |why| {
+            Ok(why.clone())
+        })?;
+        review.extend(failing(&file.fail.review, &format!("{field}.fail.review"))?);
+        Ok(Self {
+            pre_slot,
+            post_slot,
+            promotion,
+            review,
+            ext: by_slot(&file.ext, &format!("{field}.ext"), |text| {
+                text.as_bytes().to_vec()
+            })?,
+            log: file.log.clone(),
+        })
+    }
+}
+
+/// Scripted answers keyed by `(group, slot)`.
+type BySlot<T> = BTreeMap<(String, u32), T>;
+
+/// The failures `fail` scripts, keyed by `(group, slot)`.
+fn failing<T: Clone>(
+    fail: &BTreeMap<String, String>,
+    field: &str,
+) -> Result<BySlot<Result<T, String>>, ScenarioError> {
+    by_slot(fail, field, |cause| Err(cause.clone()))
+}
+
+/// `entries` keyed by `(group, slot)`, each slot of a range getting the same value.
+fn by_slot<F, T>(
+    entries: &BTreeMap<String, F>,
+    field: &str,
+    convert: impl Fn(&F) -> T,
+) -> Result<BySlot<T>, ScenarioError>
+where
+    T: Clone,
+{
+    let mut out = BTreeMap::new();
+    for (key, entry) in entries {
+        let path = format!("{field}.{key}");
+        let Some((group, slots)) = key.split_once('/') else {
+            return Err(ScenarioError::Invalid {
+                field: path,
+                message: "a slot is named `group/index`, like `web/3`".into(),
+            });
+        };
+        let indexes = match slots.parse::<u32>() {
+            Ok(i) => Indexes::One(i),
+            Err(_) => Indexes::Range(slots.to_string()),
+        };
+        let value = convert(entry);
+        for index in expand(&indexes, &path)? {
+            out.insert((group.to_string(), index), value.clone());
+        }
+    }
+    Ok(out)
+}
