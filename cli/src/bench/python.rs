@@ -1,12 +1,23 @@
 //! The Python measurement: the `slotwise` package (PyPI's wasmtime, the encoded path) on the 10k-allocation workload, timed by `packages/python/bench.py` and printed beside Node and Rust.
 
-use super::{rolling_update, Options, Row, Timing};
+use super::timing::Timing;
 use anyhow::{bail, Context, Result};
+use slotwise_cli::workload::rolling_update;
 use std::process::Command;
 use std::time::Duration;
 
 /// The size Python is measured at.
-const SIZE: usize = 10_000;
+pub const SIZE: usize = 10_000;
+
+/// The other figures at `SIZE`, printed beside Python's.
+pub struct Beside<'a> {
+    /// Rust through the component's encoded path.
+    pub encoded: &'a Timing,
+    /// Rust natively.
+    pub native: &'a Timing,
+    /// Node's encoded path, when measured.
+    pub node: Option<&'a Timing>,
+}
 
 /// Python's rounds are slower; fewer of them keep the bench short.
 const ROUNDS: usize = 10;
@@ -21,14 +32,11 @@ struct Report {
     bytes: [usize; 2],
 }
 
-/// Prints Python's time at 10k allocations beside the table's Node and
-/// Rust figures, with the interpreter `SLOTWISE_PYTHON` names (a venv with
-/// the package installed, which `cargo xtask bench` makes); not when the
-/// bench is quick.
-pub fn print_beside(rows: &[Row], options: &Options) -> Result<()> {
-    if options.quick {
-        return Ok(());
-    }
+/// Prints Python's time at `SIZE` allocations beside the table's Node and
+/// Rust figures (`beside`, when the table has that size), with the
+/// interpreter `SLOTWISE_PYTHON` names (a venv with the package installed,
+/// which `cargo xtask bench` makes).
+pub fn print_beside(beside: Option<Beside>) -> Result<()> {
     let Some(python) = std::env::var_os("SLOTWISE_PYTHON") else {
         println!("\nPython: not measured (SLOTWISE_PYTHON names no interpreter; `cargo xtask bench` sets it)");
         return Ok(());
@@ -54,16 +62,16 @@ pub fn print_beside(rows: &[Row], options: &Options) -> Result<()> {
         .context("reading packages/python/bench.py's report")?;
     let timing = |ns: Vec<u64>| Timing::of(ns.into_iter().map(Duration::from_nanos).collect());
     let encoded = timing(report.encoded);
-    let row = rows.iter().find(|r| r.n == SIZE);
-    let node = row
-        .and_then(|r| r.node.as_ref())
-        .map_or("-".into(), |f| f.encoded.show());
+    let node = beside
+        .as_ref()
+        .and_then(|b| b.node)
+        .map_or("-".into(), Timing::show);
     println!(
         "\nPython (wasmtime-py, encoded) at {SIZE} allocations: {} over {ROUNDS} rounds; \
          Node (encoded) {node}; Rust: wasmtime (encoded) {}, native {}",
         encoded.show(),
-        row.map_or("-".into(), |r| r.encoded.show()),
-        row.map_or("-".into(), |r| r.native.show()),
+        beside.as_ref().map_or("-".into(), |b| b.encoded.show()),
+        beside.as_ref().map_or("-".into(), |b| b.native.show()),
     );
     println!(
         "  of which: encode {}, the component's call with its {} KiB in and {} KiB out {}, decode {}",

@@ -1,6 +1,7 @@
 //! The npm package `@slotwise/reconciler`: `packages/npm` staged with the components transpiled by jco, the contract's description and its TypeScript declarations, packed by npm, and tested from a fresh project that installs the tarball.
 
-use super::{artifact, built, copy_into, declarations, out_dir, readme, stage, write, Bundle};
+use super::readme;
+use super::staging::{artifact, built, copy_into, declarations, out_dir, stage, write, Bundle};
 use crate::declarations::Language;
 use crate::run::Workspace;
 use anyhow::{Context, Result};

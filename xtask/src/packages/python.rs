@@ -1,6 +1,7 @@
 //! The Python package `slotwise`: `packages/python` staged with the components, the contract's description and its TypedDicts, built into a wheel by pip, and tested from a fresh venv.
 
-use super::{artifact, built, declarations, out_dir, readme, stage, write, Bundle};
+use super::readme;
+use super::staging::{artifact, built, declarations, out_dir, stage, write, Bundle};
 use crate::declarations::Language;
 use crate::run::Workspace;
 use anyhow::{Context, Result};
