@@ -1,15 +1,35 @@
 // The package's API; the contract's types are generated from the WIT into ../generated/contract.d.ts.
 
-import type { Plan, ReconcileInput } from '../generated/contract.js';
+import type { Plan, PluginAnswers, PluginBatch, PluginKept, ReconcileInput } from '../generated/contract.js';
+import type { AnswerContext, PluginFunction } from './session.js';
 
 export type * from '../generated/contract.js';
+export type { AnswerContext, HookName } from './session.js';
 export { WireError } from './wire.js';
+
+/** A plugin written as JavaScript functions, on the contract's types: its answers to a batch of the hooks it names. */
+export type Plugin = PluginFunction<PluginBatch, PluginAnswers, PluginKept>;
+export type { PluginFunction };
+/** What a plugin function is given beside its batch. */
+export type PluginContext = AnswerContext<PluginKept>;
 
 /** The input does not fit the contract, or the reconciler refuses it. */
 export class InputError extends Error {
   /** The path of the field at fault, as the reconciler writes it: `allocations[0].allocations[1].spec.id`. */
   readonly field: string;
   /** What is wrong with it. */
+  readonly reason: string;
+}
+
+/** A session that ended without a plan: a plugin that fails closed failed, or its answers were refused. */
+export class SessionError extends Error {
+  /** The plugin whose answer it was; empty when the host erred. */
+  readonly plugin: string;
+  /** The group of the slot, or of the deployment group. */
+  readonly group: string;
+  /** The slot, when the answer is about one. */
+  readonly slot: number | null;
+  /** What is wrong. */
   readonly reason: string;
 }
 
@@ -37,6 +57,14 @@ export class Reconciler {
   reconcile(input: ReconcileInput | Uint8Array): Plan;
   /** The component's `reconcile-encoded` as it is: an encoded input in, an encoded outcome out. */
   reconcileEncoded(input: Uint8Array): Uint8Array;
+  /**
+   * The plan for `input` with `plugins` consulted in order, through the reconciler's session:
+   * it asks each plugin at the hooks it names and decides alone what answers and failures mean.
+   * @throws {InputError} naming the field when the input does not fit or is refused.
+   * @throws {SessionError} when the session ends without a plan.
+   * @throws {ComponentError} if the component traps.
+   */
+  reconcileWith(input: ReconcileInput, plugins: Plugin[]): Promise<Plan>;
 }
 
 export interface ReadOptions {
@@ -58,6 +86,9 @@ export class ScenarioReader {
 
 /** The plan for `input` (see Reconciler#reconcile), with the reconciler compiled on first use. */
 export function reconcile(input: ReconcileInput | Uint8Array): Promise<Plan>;
+
+/** The plan for `input` with `plugins` consulted (see Reconciler#reconcileWith), with the reconciler compiled on first use. */
+export function reconcileWith(input: ReconcileInput, plugins: Plugin[]): Promise<Plan>;
 
 /** The reconciler input a scenario file's `text` describes (see ScenarioReader#read). */
 export function readScenario(text: string, options?: ReadOptions): Promise<ReconcileInput>;

@@ -1,4 +1,4 @@
-// @slotwise/reconciler: the slotwise reconciler, a WebAssembly component transpiled by jco, run on its encoded path in Node 20+ and browsers; and the scenario reader.
+// @slotwise/reconciler: the slotwise reconciler, a WebAssembly component transpiled by jco, run on its encoded path in Node 20+ and browsers, or through its session with plugins written as JavaScript functions; and the scenario reader.
 //
 // Inputs and plans are slotwise's JSON rendering, as `slotwise input` and `slotwise reconcile
 // --json` print them (objects with kebab-case keys; 64-bit integers as numbers, or BigInt
@@ -8,10 +8,11 @@
 import * as reconcilerComponent from '../generated/reconciler/index.js';
 import * as readerComponent from '../generated/scenario-reader/index.js';
 import witTypes from '../generated/wit-types.js';
-import { isInteger, parse as parseLossless } from 'lossless-json';
+import { codec, parseJson } from './rendering.js';
+import { FunctionRelay, runSession } from './session.js';
 import { FieldError, wireCodec, WireError } from './wire.js';
 
-export { WireError };
+export { parseJson, WireError };
 
 /** The input does not fit the contract, or the reconciler refuses it; `field` names the field at fault. */
 export class InputError extends Error {
@@ -19,6 +20,19 @@ export class InputError extends Error {
     super(`${field}: ${message}`);
     this.name = 'InputError';
     this.field = field;
+    this.reason = message;
+  }
+}
+
+/** A session that ended without a plan: a plugin that fails closed failed, or its answers were refused. */
+export class SessionError extends Error {
+  constructor({ plugin, group, slot, message }) {
+    const where = [plugin && `plugin ${plugin}`, group && `group ${group}`, slot === null ? '' : `slot ${slot}`].filter(Boolean);
+    super(where.length > 0 ? `${where.join(', ')}: ${message}` : message);
+    this.name = 'SessionError';
+    this.plugin = plugin;
+    this.group = group;
+    this.slot = slot;
     this.reason = message;
   }
 }
@@ -98,9 +112,22 @@ class Component {
       throw new ComponentError(`${this.#what} trapped: ${e.message}`, e);
     }
   }
+
+  /** As `call`, for an `f` that waits in between: any error it throws drops the instance. */
+  async during(f) {
+    this.#instance ??= this.#transpiled.instantiate((file) => this.#cores.get(file), {});
+    const instance = this.#instance;
+    try {
+      return await f(instance);
+    } catch (e) {
+      if (this.#instance === instance) this.#instance = undefined;
+      throw new ComponentError(`${this.#what} failed: ${e.message}`, e);
+    }
+  }
 }
 
 const wire = wireCodec(witTypes);
+const rendering = codec(witTypes);
 
 /** The reconciler component, compiled once; `reconcile` is synchronous. */
 export class Reconciler {
@@ -130,6 +157,35 @@ export class Reconciler {
   reconcileEncoded(bytes) {
     return this.#component.call((exports) => exports.reconcile.reconcileEncoded(bytes));
   }
+
+  /**
+   * The plan for `input` (slotwise's JSON rendering) with `plugins` consulted, each a plugin
+   * written as JavaScript functions (see FunctionRelay in session.js), in order. Throws
+   * InputError naming the field, SessionError when the session ends without a plan,
+   * ComponentError if the component traps.
+   */
+  async reconcileWith(input, plugins) {
+    let lowered;
+    try {
+      lowered = rendering.lower(input, { ref: 'reconcile-input' });
+    } catch (e) {
+      throw misfit(e);
+    }
+    const relay = new FunctionRelay(plugins, rendering);
+    const outcome = await this.#component.during((exports) => runSession(exports, lowered, [relay]));
+    if ('plan' in outcome) return rendering.lift(outcome.plan, { ref: 'plan' });
+    if ('inputError' in outcome) {
+      const { field, message } = rendering.lift(outcome.inputError, { ref: 'input-error' });
+      throw new InputError(field, message);
+    }
+    throw new SessionError(rendering.lift(outcome.sessionError, { ref: 'session-error' }));
+  }
+}
+
+/** A conversion's TypeError (`value.allocations[0]...: expected ...`) as an InputError at its field. */
+function misfit(e) {
+  const found = e instanceof TypeError ? /^value\.?([^:]*): (.*)$/s.exec(e.message) : null;
+  return found === null ? e : new InputError(found[1] || 'input', found[2]);
 }
 
 /** `input` in the wire format; a value that does not fit is an InputError at its field. */
@@ -179,13 +235,6 @@ export class ScenarioReader {
   }
 }
 
-/** JSON text parsed as the rendering has it: integers beyond 2^53 as BigInt, other numbers as numbers. */
-export function parseJson(text) {
-  return parseLossless(text, null, (digits) =>
-    isInteger(digits) && !Number.isSafeInteger(Number(digits)) ? BigInt(digits) : Number(digits),
-  );
-}
-
 let reconciler;
 let reader;
 
@@ -193,6 +242,12 @@ let reader;
 export async function reconcile(input) {
   reconciler ??= Reconciler.load();
   return (await reconciler).reconcile(input);
+}
+
+/** The plan for `input` with `plugins` consulted (see Reconciler#reconcileWith), with the reconciler compiled on first use. */
+export async function reconcileWith(input, plugins) {
+  reconciler ??= Reconciler.load();
+  return (await reconciler).reconcileWith(input, plugins);
 }
 
 /** The reconciler input a scenario file's `text` describes (see ScenarioReader#read). */

@@ -1,28 +1,15 @@
 // The installed @slotwise/reconciler plans as the `slotwise` command does, and refuses bad input with the field named.
 //
 // Run by `cargo xtask test` in a fresh project that installed only the packed tarball (and
-// TypeScript); SLOTWISE is the command to compare with, SLOTWISE_ROOT the repository whose
-// scenarios are read.
+// TypeScript).
 
 import assert from 'node:assert/strict';
-import { execFile } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { test } from 'node:test';
-import { promisify } from 'node:util';
-import {
-  InputError,
-  Reconciler,
-  ScenarioError,
-  parseJson,
-  readScenario,
-  reconcile,
-} from '@slotwise/reconciler';
+import { InputError, Reconciler, ScenarioError, readScenario, reconcile } from '@slotwise/reconciler';
 import { wireCodec } from '@slotwise/reconciler/wire';
-
-const root = process.env.SLOTWISE_ROOT;
-const slotwise = process.env.SLOTWISE;
-assert.ok(root && slotwise, 'SLOTWISE_ROOT and SLOTWISE name the repository and the command');
+import { root, runSlotwise, scenarioInput, slotwiseJson } from './command.mjs';
 
 const scenarios = [
   'docs/examples/rolling-update.yaml',
@@ -30,26 +17,6 @@ const scenarios = [
   'docs/examples/system/node-drains-during-canaries.yaml',
   'docs/examples/canary-rollout/round-3-canaries-healthy.yaml',
 ];
-
-async function runSlotwise(...args) {
-  try {
-    const { stdout, stderr } = await promisify(execFile)(slotwise, args, { cwd: root, maxBuffer: 64 << 20 });
-    return { code: 0, stdout, stderr };
-  } catch (e) {
-    if (typeof e.code !== 'number') throw e;
-    return { code: e.code, stdout: e.stdout, stderr: e.stderr };
-  }
-}
-
-async function slotwiseJson(...args) {
-  const { code, stdout, stderr } = await runSlotwise(...args);
-  assert.equal(code, 0, `slotwise ${args.join(' ')} failed: ${stderr}`);
-  return parseJson(stdout);
-}
-
-async function scenarioInput(scenario) {
-  return readScenario(await readFile(path.join(root, scenario), 'utf8'));
-}
 
 test('the package is imported from the project, not from the repository', () => {
   assert.match(import.meta.resolve('@slotwise/reconciler'), /node_modules\/@slotwise\/reconciler\//);

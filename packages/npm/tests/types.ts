@@ -4,12 +4,19 @@ import {
   InputError,
   Reconciler,
   ScenarioError,
+  SessionError,
   readScenario,
   reconcile,
+  reconcileWith,
   type GroupPlan,
   type Plan,
+  type Plugin,
+  type PluginAnswers,
+  type PluginBatch,
+  type PluginContext,
   type ReconcileInput,
 } from '@slotwise/reconciler';
+import { runSession, type Relay } from '@slotwise/reconciler/session';
 import { wireCodec, type Outcome } from '@slotwise/reconciler/wire';
 import type { Placement } from '@slotwise/reconciler/contract';
 
@@ -25,7 +32,27 @@ export async function plan(text: string): Promise<number> {
   return placements.length + again.groups.length + encoded.length;
 }
 
+/** A plugin that holds every slot of the batches it is asked about. */
+export const freeze: Plugin = {
+  name: 'freeze',
+  hooks: ['pre-slot'],
+  answer(batch: PluginBatch, { hook, log }: PluginContext): PluginAnswers {
+    log('info', `asked at ${hook}`);
+    if (!('pre-slot' in batch)) return { 'pre-slot': [] };
+    return { 'pre-slot': batch['pre-slot'].slots.map((_, slot) => ({ slot, decision: { hold: 'frozen' }, ext: null })) };
+  },
+};
+
+export async function frozen(input: ReconcileInput, relays: Relay[]): Promise<number> {
+  const plan: Plan = await reconcileWith(input, [freeze]);
+  const reconciler = await Reconciler.load();
+  const again: Plan = await reconciler.reconcileWith(input, [freeze]);
+  const outcome = await runSession({} as Parameters<typeof runSession>[0], {}, relays);
+  return plan.groups.length + again.groups.length + ('plan' in outcome ? 1 : 0);
+}
+
 export function describe(e: unknown): string {
+  if (e instanceof SessionError) return `${e.plugin} ${e.group} ${e.slot ?? '-'}: ${e.reason}`;
   if (e instanceof InputError) return `${e.field}: ${e.reason}`;
   if (e instanceof ScenarioError) return `${e.line ?? '?'}:${e.column ?? '?'} ${e.reason}`;
   return String(e);
