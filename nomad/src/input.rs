@@ -1,26 +1,16 @@
 //! From a job's API objects to the reconciler's input: one job at one instant, every field traced to the endpoint it came from.
 
 mod allocation;
+mod provenance;
 
 use crate::api;
 use crate::fingerprint;
 use crate::snapshot::JobSnapshot;
 use allocation::allocation;
+use provenance::Context;
+pub use provenance::MappingError;
 use slotwise_reconciler as core;
 use std::collections::BTreeMap;
-
-/// An API object slotwise cannot turn into input. It names the endpoint and
-/// the field.
-#[derive(Debug, thiserror::Error)]
-#[error("{endpoint}: {field}: {message}")]
-pub struct MappingError {
-    /// The call whose answer holds the field, like `GET /v1/job/web`.
-    pub endpoint: String,
-    /// The field, like `TaskGroups[0].Update.MaxParallel` or `[3].Name`.
-    pub field: String,
-    /// What is wrong with it.
-    pub message: String,
-}
 
 /// The evaluation a plan stands for. Nomad's plan endpoint makes a new
 /// evaluation, so no allocation's follow-up evaluation is ever this one; an
@@ -30,25 +20,6 @@ pub const PLAN_EVALUATION: &str = "slotwise-plan";
 
 /// Nomad's default kill timeout, for tasks that leave it unset.
 const DEFAULT_KILL_TIMEOUT: i64 = 5_000_000_000;
-
-struct Context<'a> {
-    snapshot: &'a JobSnapshot,
-}
-
-impl Context<'_> {
-    fn error(&self, endpoint: &str, field: String, message: impl Into<String>) -> MappingError {
-        let namespace = if self.snapshot.namespace == "default" {
-            String::new()
-        } else {
-            format!("?namespace={}", self.snapshot.namespace)
-        };
-        MappingError {
-            endpoint: format!("GET /v1/{endpoint}{namespace}"),
-            field,
-            message: message.into(),
-        }
-    }
-}
 
 /// The reconciler input for `snapshot` at time `now` (nanoseconds since the
 /// epoch), for an evaluation like the one `nomad job plan` makes: a new

@@ -1,9 +1,10 @@
 //! What a document holds: a scenario file, or a bare reconciler input (as `slotwise input` prints it), told apart by its shape.
 
+use crate::error::ScenarioError;
 use crate::file::ScenarioFile;
 use crate::limits::{MAX_ALLOCATIONS, MAX_NODES};
 use crate::reading::read as read_text;
-use crate::{ScenarioError, Syntax};
+use crate::reading::Syntax;
 use serde::de::{self, IgnoredAny, MapAccess, SeqAccess, Visitor};
 use serde::Deserialize;
 use slotwise_reconciler::ReconcileInput;

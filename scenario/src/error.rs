@@ -11,3 +11,13 @@ pub enum ScenarioError {
     #[error("{field}: {message}")]
     Invalid { field: String, message: String },
 }
+
+impl ScenarioError {
+    /// A well-formed field whose value does not fit the rest of the file.
+    pub(crate) fn invalid(field: impl Into<String>, message: impl Into<String>) -> Self {
+        ScenarioError::Invalid {
+            field: field.into(),
+            message: message.into(),
+        }
+    }
+}

@@ -1,20 +1,20 @@
 //! Building the reconciler's input from a scenario file, filling in Nomad's test-fixture defaults.
 
 use crate::error::ScenarioError;
+use crate::file::span;
 use crate::file::{
     AllocFile, DeploymentFile, FingerprintFile, GroupFile, Indexes, JobFile, JobKind, Outdated,
     RescheduleFile, ScenarioFile, TaskStateFile, Transition, UpdateFile, UpdatePreset,
 };
-use crate::limits::MAX_ALLOCATIONS;
+use crate::node_list::Nodes;
 use slotwise_reconciler::{
     Allocation, AllocationSpec, ClientStateChange, ClientStatus, DelayFunction, Deployment,
     DeploymentGroup, DeploymentHealth, DeploymentStatus, DesiredStatus, DesiredTransition,
-    DisconnectPolicy, Evaluation, Fingerprint, GroupAllocations, Job, JobType, Node, NodeStatus,
-    ObservedState, PastVersion, ReconcileInput, ReconnectStrategy, RescheduleEvent,
-    ReschedulePolicy, RescheduleTracker, Task, TaskGroup, TaskLifecycle, TaskState, UpdateStrategy,
+    DisconnectPolicy, Evaluation, Fingerprint, GroupAllocations, Job, JobType, ObservedState,
+    PastVersion, ReconcileInput, ReconnectStrategy, RescheduleEvent, ReschedulePolicy,
+    RescheduleTracker, Task, TaskGroup, TaskLifecycle, TaskState, UpdateStrategy,
 };
 use std::collections::BTreeMap;
-use std::ops::RangeInclusive;
 
 /// The time of a scenario that sets none: 2026-01-01T00:00:00Z.
 pub const DEFAULT_NOW: i64 = 1_767_225_600_000_000_000;
@@ -28,16 +28,9 @@ const DEFAULT_FINGERPRINT: Fingerprint = Fingerprint {
     in_place: 1,
 };
 
-fn invalid(field: impl Into<String>, message: impl Into<String>) -> ScenarioError {
-    ScenarioError::Invalid {
-        field: field.into(),
-        message: message.into(),
-    }
-}
-
 /// The reconciler input a scenario file describes, and its time.
 pub(crate) fn build(file: &ScenarioFile) -> Result<(ReconcileInput, i64), ScenarioError> {
-    crate::limits::check_declared(file)?;
+    crate::declared::check_declared(file)?;
     let now = file.now.map_or(DEFAULT_NOW, |t| t.resolve(DEFAULT_NOW));
     let job = match &file.job {
         None => Some(job(&JobFile::default())?),
@@ -230,7 +223,10 @@ fn group(file: &GroupFile, path: &str, default_count: u32) -> Result<TaskGroup, 
         .clone()
         .unwrap_or_else(|| DEFAULT_GROUP.to_string());
     if name.is_empty() {
-        return Err(invalid(format!("{path}.name"), "must not be empty"));
+        return Err(ScenarioError::invalid(
+            format!("{path}.name"),
+            "must not be empty",
+        ));
     }
     Ok(TaskGroup {
         name,
@@ -272,65 +268,6 @@ fn fingerprint(f: FingerprintFile) -> Fingerprint {
     }
 }
 
-/// The input's node list: the file's nodes, then the nodes its `system`
-/// section adds, then one ready node per allocation that names none.
-pub(crate) struct Nodes {
-    pub(crate) list: Vec<Node>,
-    pub(crate) by_id: BTreeMap<String, u32>,
-}
-
-impl Nodes {
-    fn new(file: &ScenarioFile) -> Result<Self, ScenarioError> {
-        let mut nodes = Self {
-            list: Vec::new(),
-            by_id: BTreeMap::new(),
-        };
-        for (i, n) in file.nodes.iter().enumerate() {
-            if nodes.by_id.contains_key(&n.id) {
-                return Err(invalid(
-                    format!("nodes[{i}].id"),
-                    format!("node `{}` is listed twice", n.id),
-                ));
-            }
-            nodes.push(Node {
-                id: n.id.clone(),
-                status: n.status.unwrap_or(NodeStatus::Ready),
-                draining: n.draining,
-                meta: n.meta.iter().map(|(k, v)| (k.clone(), v.clone())).collect(),
-            });
-        }
-        Ok(nodes)
-    }
-
-    pub(crate) fn push(&mut self, node: Node) -> u32 {
-        let at = self.list.len() as u32;
-        self.by_id.insert(node.id.clone(), at);
-        self.list.push(node);
-        at
-    }
-
-    /// The position of node `id`, or of a fresh ready node for `alloc`.
-    fn resolve(&mut self, id: Option<&str>, alloc: &str, path: &str) -> Result<u32, ScenarioError> {
-        match id {
-            Some(id) => self.by_id.get(id).copied().ok_or_else(|| {
-                invalid(format!("{path}.node"), format!("no node `{id}` in `nodes`"))
-            }),
-            None => {
-                let mut id = format!("node-{alloc}");
-                while self.by_id.contains_key(&id) {
-                    id.push('\'');
-                }
-                Ok(self.push(Node {
-                    id,
-                    status: NodeStatus::Ready,
-                    draining: false,
-                    meta: Vec::new(),
-                }))
-            }
-        }
-    }
-}
-
 /// Builds the allocations of one group.
 struct GroupBuilder<'f> {
     group: &'f str,
@@ -352,19 +289,19 @@ impl GroupBuilder<'_> {
     ) -> Result<(), ScenarioError> {
         let indexes = span(&entry.index, &format!("{path}.index"))?;
         if entry.id.is_some() && indexes.start() != indexes.end() {
-            return Err(invalid(
+            return Err(ScenarioError::invalid(
                 format!("{path}.id"),
                 "an id names one allocation, not a range",
             ));
         }
         if entry.fingerprint.is_some() && entry.outdated.is_some() {
-            return Err(invalid(
+            return Err(ScenarioError::invalid(
                 format!("{path}.outdated"),
                 "give a fingerprint or say what is outdated, not both",
             ));
         }
         if entry.tasks.is_some() && entry.finished.is_some() {
-            return Err(invalid(
+            return Err(ScenarioError::invalid(
                 format!("{path}.finished"),
                 "give tasks or a finish time, not both",
             ));
@@ -517,37 +454,6 @@ fn task_state(t: &TaskStateFile, now: i64) -> TaskState {
 /// slots than a scenario may hold (checked before any is listed).
 pub(crate) fn expand(indexes: &Indexes, path: &str) -> Result<Vec<u32>, ScenarioError> {
     Ok(span(indexes, path)?.collect())
-}
-
-/// The slots an entry names, as a range, without listing them.
-pub(crate) fn span(indexes: &Indexes, path: &str) -> Result<RangeInclusive<u32>, ScenarioError> {
-    let text = match indexes {
-        Indexes::One(i) => return Ok(*i..=*i),
-        Indexes::Range(text) => text,
-    };
-    let bad = || {
-        invalid(
-            path,
-            format!("`{text}` is not an index or a range like 0-4"),
-        )
-    };
-    let (from, to) = match text.split_once('-') {
-        Some((from, to)) => (from.trim(), to.trim()),
-        None => (text.trim(), text.trim()),
-    };
-    let from: u32 = from.parse().map_err(|_| bad())?;
-    let to: u32 = to.parse().map_err(|_| bad())?;
-    if from > to {
-        return Err(invalid(path, format!("`{text}` runs backwards")));
-    }
-    let size = u64::from(to - from) + 1;
-    if size > MAX_ALLOCATIONS {
-        return Err(invalid(
-            path,
-            format!("`{text}` names {size} slots; the limit is {MAX_ALLOCATIONS}"),
-        ));
-    }
-    Ok(from..=to)
 }
 
 fn deployment(file: &DeploymentFile, job_id: &str, job: Option<&Job>) -> Deployment {

@@ -161,7 +161,7 @@ fn positive<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Option<Duration>, 
 
 #[cfg(test)]
 mod tests {
-    use super::parse_size;
+    use super::{parse_size, PluginsFile};
 
     #[test]
     fn sizes_read_in_binary_units() {
@@ -174,7 +174,7 @@ mod tests {
     #[test]
     fn a_negative_deadline_and_a_malformed_pin_are_refused_naming_the_field() {
         let read = |text: &str| {
-            crate::parse_plugins(text, crate::Syntax::Yaml)
+            crate::reading::read::<PluginsFile>(text, crate::reading::Syntax::Yaml)
                 .err()
                 .map(|e| e.to_string())
         };

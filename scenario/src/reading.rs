@@ -1,9 +1,27 @@
 //! Reading YAML and JSON text into the file types: an error names the field's path, the line and the column, in the scenario's own words.
 
+use crate::error::ScenarioError;
 use crate::limits::{MAX_ALIAS_VALUES, MAX_DEPTH, MAX_FILE_BYTES};
 use crate::wording;
-use crate::{ScenarioError, Syntax};
 use serde::de::DeserializeOwned;
+use std::path::Path;
+
+/// The syntax of a scenario file.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Syntax {
+    Yaml,
+    Json,
+}
+
+impl Syntax {
+    /// JSON for `.json` files, YAML for any other.
+    pub fn of(path: &Path) -> Self {
+        match path.extension().and_then(|e| e.to_str()) {
+            Some("json") => Syntax::Json,
+            _ => Syntax::Yaml,
+        }
+    }
+}
 
 /// Reads `text` as a `T`.
 ///

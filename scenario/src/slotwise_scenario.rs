@@ -7,6 +7,7 @@
 //! ---
 #![doc = include_str!("../README.md")]
 
+mod declared;
 mod document;
 mod error;
 mod expect;
@@ -14,6 +15,7 @@ mod file;
 mod forms;
 mod input;
 pub mod limits;
+mod node_list;
 mod plugins;
 mod policy;
 mod policy_expect;
@@ -27,18 +29,18 @@ pub mod wording;
 pub use error::ScenarioError;
 pub use expect::{Expectation, Failure};
 pub use file::ScenarioFile;
+pub use file::{NodePick, SystemFile};
 pub use input::DEFAULT_NOW;
 pub use plugins::{
     fails_open, parse_size, ByteSize, LimitsFile, Mode, OnError, PluginEntry, PluginsFile,
 };
 pub use policy::PolicyFile;
+pub use reading::Syntax;
 pub use scripted_relay::ScriptedRelay;
-pub use system::{NodePick, SystemFile};
 pub use time::{from_now, parse_duration, rfc3339, Duration};
 pub use wit_name::wit_name;
 
 use slotwise_reconciler::ReconcileInput;
-use std::path::Path;
 
 /// A scenario, ready to run.
 pub struct Scenario {
@@ -54,23 +56,6 @@ pub struct Scenario {
     pub plugins: Vec<PluginEntry>,
     /// The plan expected, if any.
     pub expect: Option<Expectation>,
-}
-
-/// The syntax of a scenario file.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Syntax {
-    Yaml,
-    Json,
-}
-
-impl Syntax {
-    /// JSON for `.json` files, YAML for any other.
-    pub fn of(path: &Path) -> Self {
-        match path.extension().and_then(|e| e.to_str()) {
-            Some("json") => Syntax::Json,
-            _ => Syntax::Yaml,
-        }
-    }
 }
 
 /// Reads a scenario from its text: a scenario file (compact fields or a

@@ -6,81 +6,12 @@
 //! which nodes are eligible and which are not ready, as Nomad's scheduler
 //! does, unless the scenario lists them itself.
 
-use crate::file::{AllocFile, Outdated, ScenarioFile};
-use crate::input::Nodes;
-use crate::ScenarioError;
+use crate::error::ScenarioError;
+use crate::file::{AllocFile, NodePick, Outdated, ScenarioFile, SystemFile};
+use crate::node_list::Nodes;
 use indexmap::IndexMap;
-use schemars::JsonSchema;
-use serde::Deserialize;
 use slotwise_reconciler::{ClientStatus, Job, Node, NodeStatus, SystemNodes};
 use std::collections::BTreeSet;
-
-/// The cluster a system or sysbatch job runs on. Every field is optional.
-#[derive(Deserialize, JsonSchema, Default)]
-#[serde(deny_unknown_fields, rename_all = "kebab-case")]
-pub struct SystemFile {
-    /// How many nodes to add after `nodes`: `node-0`, `node-1`, ... (zero
-    /// padded, so that id order is number order), ready unless a state
-    /// below takes them.
-    #[serde(default)]
-    pub nodes: u32,
-    /// Down nodes: a count, taken from the added nodes in the order of these
-    /// fields (`down` first, then `disconnected`, `draining`, ...), or a list
-    /// of node ids.
-    pub down: Option<NodePick>,
-    /// Disconnected nodes.
-    pub disconnected: Option<NodePick>,
-    /// Draining nodes. Allocations the job already runs there are marked to
-    /// migrate, as the node drainer does.
-    pub draining: Option<NodePick>,
-    /// Nodes still initializing.
-    pub initializing: Option<NodePick>,
-    /// Nodes the cluster no longer knows (garbage-collected).
-    pub gone: Option<NodePick>,
-    /// Ready nodes marked ineligible for scheduling: not ready for the job.
-    pub ineligible: Option<NodePick>,
-    /// Ready nodes outside the job's datacenters or node pool: the job no
-    /// longer targets them.
-    pub not_targeted: Option<NodePick>,
-    /// The eligible nodes, by id, exactly as the scheduler computed them,
-    /// instead of deriving them from the node states.
-    pub eligible: Option<Vec<String>>,
-    /// The not-ready nodes, by id, exactly as the scheduler computed them.
-    pub not_ready: Option<Vec<String>>,
-    /// Where the job already runs: `all`, a count (the first nodes of the
-    /// list) or node ids. Each gets one allocation of every group per slot
-    /// below its count, unless `allocations` gives the group one on that node.
-    pub job_on: Option<NodePick>,
-    /// The client status of those allocations. Default `running`.
-    pub client: Option<ClientStatus>,
-    /// The part of their definition that differs from the group's.
-    pub outdated: Option<Outdated>,
-    /// The job version they were created from. Default: the job's.
-    pub version: Option<u64>,
-}
-
-/// Which nodes: a count, `all`, or ids.
-#[derive(Deserialize, JsonSchema, Clone)]
-#[serde(untagged)]
-pub enum NodePick {
-    Count(u32),
-    All(All),
-    Ids(Vec<String>),
-}
-
-/// Every node.
-#[derive(Deserialize, JsonSchema, Clone, Copy)]
-#[serde(rename_all = "kebab-case")]
-pub enum All {
-    All,
-}
-
-fn invalid(field: impl Into<String>, message: impl Into<String>) -> ScenarioError {
-    ScenarioError::Invalid {
-        field: field.into(),
-        message: message.into(),
-    }
-}
 
 /// Node states a pick applies, in the order counts are taken.
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -114,7 +45,7 @@ impl<'f> Cluster<'f> {
         for k in 0..system.nodes {
             let id = format!("node-{k:0width$}");
             if nodes.by_id.contains_key(&id) {
-                return Err(invalid(
+                return Err(ScenarioError::invalid(
                     "system.nodes",
                     format!("node `{id}` is also listed in `nodes`"),
                 ));
@@ -151,7 +82,7 @@ impl<'f> Cluster<'f> {
             let picked: Vec<u32> = match pick {
                 NodePick::Count(n) => {
                     if next + n > end {
-                        return Err(invalid(
+                        return Err(ScenarioError::invalid(
                             field,
                             format!(
                                 "{n} nodes asked, but only {} of the {} added nodes are left",
@@ -202,7 +133,7 @@ impl<'f> Cluster<'f> {
         let on: Vec<u32> = match pick {
             NodePick::All(_) => (0..nodes.list.len() as u32).collect(),
             NodePick::Count(n) if *n as usize > nodes.list.len() => {
-                return Err(invalid(
+                return Err(ScenarioError::invalid(
                     "system.job-on",
                     format!("{n} nodes asked, but the scenario has {}", nodes.list.len()),
                 ))
@@ -261,7 +192,7 @@ impl<'f> Cluster<'f> {
             entry["transition"] = serde_json::json!(["migrate"]);
         }
         serde_json::from_value(entry).map_err(|e| {
-            invalid(
+            ScenarioError::invalid(
                 "system.job-on",
                 format!("cannot write the allocation of {group} on {}: {e}", n.id),
             )
@@ -316,11 +247,9 @@ fn positions(nodes: &Nodes, ids: &[String], field: &str) -> Result<Vec<u32>, Sce
     ids.iter()
         .enumerate()
         .map(|(k, id)| {
-            nodes
-                .by_id
-                .get(id)
-                .copied()
-                .ok_or_else(|| invalid(format!("{field}[{k}]"), format!("no node `{id}`")))
+            nodes.by_id.get(id).copied().ok_or_else(|| {
+                ScenarioError::invalid(format!("{field}[{k}]"), format!("no node `{id}`"))
+            })
         })
         .collect()
 }

@@ -1,6 +1,6 @@
 //! One allocation, list stub or full, as the reconciler's allocation: its spec and what has been observed of it.
 
-use super::{Context, MappingError};
+use super::provenance::{Context, MappingError};
 use crate::api;
 use crate::snapshot::placed_by;
 use slotwise_reconciler as core;
