@@ -107,10 +107,10 @@ export class FunctionRelay {
       if (!LEVELS.includes(level)) throw new TypeError(`log: the level is one of ${LEVELS.join(', ')}, not ${level}`);
       logs.push({ level, message: String(message) });
     };
+    const asked = this.#codec.lift(batch, { ref: 'plugin/batch' });
+    const context = { hook: Object.keys(asked)[0], kept: kept.map((k) => this.#codec.lift(k, { ref: 'plugin/kept' })), log };
     let answers;
     try {
-      const asked = this.#codec.lift(batch, { ref: 'plugin/batch' });
-      const context = { hook: Object.keys(asked)[0], kept: kept.map((k) => this.#codec.lift(k, { ref: 'plugin/kept' })), log };
       answers = await plugin.answer(asked, context);
     } catch (e) {
       return this.#reply({ Err: { kind: 'trap', message: `threw: ${e instanceof Error ? e.message : String(e)}` } }, logs);

@@ -112,6 +112,30 @@ test('two plugins at every hook, one monitoring, log and review as the scripted 
   assert.equal(plan['plugin-logs'].length, 4);
 });
 
+test('bytes a function attaches to slots come back to it and leave with the plan, as scripted ones do', async () => {
+  const seen = [];
+  const text = (data) => new TextDecoder().decode(Uint8Array.from(data));
+  const bytes = (words) => Array.from(new TextEncoder().encode(words));
+  const attach = plugin({
+    hooks: ['pre-slot'],
+    answer: (batch, { kept }) => {
+      seen.push(...kept.map((k) => `${batch['pre-slot'].slots[k.slot].key.index}: ${text(k.data)}`));
+      const ext = { 0: 'round 2', 1: 'new' };
+      const answers = perSlot(batch, 'proceed', () => null);
+      for (const answer of answers['pre-slot']) {
+        const words = ext[batch['pre-slot'].slots[answer.slot].key.index];
+        if (words !== undefined) answer.ext = bytes(words);
+      }
+      return answers;
+    },
+  });
+
+  const [plan, expected] = await bothPlans('tests/policy/session/ext-is-carried-and-replaced.yaml', [attach]);
+
+  assert.deepStrictEqual(plan, expected);
+  assert.deepStrictEqual(seen, ['0: round 1', '5: kept']);
+});
+
 test('a plugin that throws and fails closed ends the reconcile with a SessionError naming it; the next reconcile plans', async () => {
   const input = await scenarioInput('docs/examples/rolling-update.yaml');
   const broken = plugin({ name: 'broken', hooks: ['pre-slot'], answer: () => { throw new Error('no idea'); } });
