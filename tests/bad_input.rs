@@ -282,3 +282,22 @@ fn an_alias_bomb_is_refused() {
     assert_contains(&e, &["aliases stand for more than 100000 values in all"]);
     assert_in_the_files_words(&e);
 }
+
+#[test]
+fn a_bare_input_with_a_misspelled_field_is_refused_naming_it() {
+    let e = load_error("bare-input-with-a-misspelled-field.json");
+    assert_contains(&e, &["nodes[0]", "unknown field `drainng`"]);
+    assert_in_the_files_words(&e);
+}
+
+#[test]
+fn a_bare_input_whose_counts_add_up_past_the_limit_is_refused_before_planning() {
+    let e = reconcile_error("bare-input-whose-counts-add-up-past-the-limit.json");
+    assert_contains(
+        &e,
+        &[
+            "job.groups[1].count",
+            "the groups' counts add up to 1200000 here; the limit is 1000000 over all groups",
+        ],
+    );
+}

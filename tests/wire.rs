@@ -281,3 +281,29 @@ fn a_hundred_megabytes_of_random_bytes_are_refused_and_the_next_reconcile_plans(
         .expect("the host still works");
     assert_eq!(plan, reconcile(&input));
 }
+
+/// Every input the limits admit plans through the component as it does
+/// natively: a range of a million running allocations (the limit) once ran
+/// out of the fuel wasmtime gives host calls. Minutes in a debug build, so
+/// `cargo xtask test --long` runs it, in release.
+#[test]
+#[ignore = "a million allocations: run by `cargo xtask test --long`"]
+fn an_input_at_the_allocation_limit_plans_through_the_component_as_natively() {
+    let last = MAX_COUNT - 1;
+    let text = format!(
+        "job:\n  groups:\n    - count: {MAX_COUNT}\nallocations:\n  web:\n    - {{index: 0-{last}, client: running}}\n"
+    );
+    let scenario = slotwise_scenario::parse(&text, slotwise_scenario::Syntax::Yaml)
+        .expect("the limits admit the scenario");
+    let native = wire::encode_outcome(&reconcile(&scenario.input));
+    let (typed, encoded) = both_paths(&scenario.input);
+    assert!(
+        matches!(wire::decode_outcome(&native), Ok(Ok(_))),
+        "the native core plans it"
+    );
+    assert!(typed == native, "the typed path plans as the native core");
+    assert!(
+        encoded == native,
+        "the encoded path plans as the native core"
+    );
+}

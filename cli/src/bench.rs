@@ -242,8 +242,14 @@ fn small(component_path: &Path, rounds: usize) -> Result<String> {
 /// What a `--probe` child does: builds the workload of `n` allocations
 /// (and, for `encoded`, loads the component), resets its peak RSS, then
 /// reconciles once natively (`native`) or on the encoded path (`encoded`),
-/// and prints how far its peak rose above what it held before.
-pub fn probe(component_path: &Path, mode: &str, n: usize) -> Result<()> {
+/// and prints how far its peak rose above what it held before. With
+/// `peak-rss`, it runs `slotwise command` instead and prints that child's
+/// peak RSS.
+pub fn probe(component_path: &Path, mode: &str, n: usize, command: &[String]) -> Result<()> {
+    if mode == "peak-rss" {
+        println!("{}", memory::peak_rss_of(command)?);
+        return Ok(());
+    }
     let input = rolling_update(n);
     let reconciler = match mode {
         "native" => None,

@@ -82,6 +82,9 @@ enum Command {
         /// The workload's size, for `--probe`.
         #[arg(long, hide = true, default_value_t = 0)]
         probe_size: usize,
+        /// For `--probe peak-rss`: the `slotwise` arguments to run and measure.
+        #[arg(last = true, hide = true)]
+        probe_command: Vec<String>,
     },
     /// Print the reconciler input a scenario describes, as JSON.
     Input {
@@ -197,10 +200,11 @@ fn run(cli: Cli) -> Result<bool> {
             quick,
             probe,
             probe_size,
+            probe_command,
         } => {
             let path = locate::component(cli.component.clone())?;
             match probe {
-                Some(mode) => bench::probe(&path, mode, *probe_size)?,
+                Some(mode) => bench::probe(&path, mode, *probe_size, probe_command)?,
                 None => bench::run(&bench::Options {
                     component: &path,
                     shipped: &shipped,

@@ -28,6 +28,7 @@ pub fn check(input: &ReconcileInput) -> Result<(), InputError> {
             ));
         }
         check_groups(&job.groups, "job.groups")?;
+        check_total_count(&job.groups)?;
         for (v, past) in job.history.iter().enumerate() {
             check_groups(&past.groups, &format!("job.history[{v}].groups"))?;
         }
@@ -118,6 +119,24 @@ fn first_with_id(input: &ReconcileInput, id: &str) -> (usize, usize) {
             Some((g, a))
         })
         .unwrap_or_default()
+}
+
+/// Each group's count is within the limit; so must their sum be, or a job
+/// of many groups would still plan millions of placements.
+fn check_total_count(groups: &[TaskGroup]) -> Result<(), InputError> {
+    let mut total = 0u64;
+    for (i, group) in groups.iter().enumerate() {
+        total += u64::from(group.count);
+        if total > u64::from(MAX_COUNT) {
+            return Err(error(
+                format!("job.groups[{i}].count"),
+                format!(
+                    "the groups' counts add up to {total} here; the limit is {MAX_COUNT} over all groups"
+                ),
+            ));
+        }
+    }
+    Ok(())
 }
 
 fn check_groups(groups: &[TaskGroup], path: &str) -> Result<(), InputError> {

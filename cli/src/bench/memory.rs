@@ -38,16 +38,33 @@ fn peak_rss(command: &mut Command) -> Result<u64> {
     Ok(usage.ru_maxrss as u64 * 1024)
 }
 
+/// The peak resident memory of `slotwise command`, in bytes, from a small
+/// process: Linux starts a child's peak RSS at its parent's high-water mark
+/// when the parent spawns it with `vfork`, as Rust's `Command` does, so a
+/// child of the benchmark, which has held large inputs, would report the
+/// benchmark's peak. The benchmark runs this in a fresh `--probe peak-rss`
+/// child of its own.
+pub fn peak_rss_of(command: &[String]) -> Result<u64> {
+    peak_rss(Command::new(std::env::current_exe()?).args(command))
+}
+
 /// The peak memory the `mode` path needs for `n` allocations beyond what
 /// its input (and, for the component, loading it) holds, per allocation:
 /// measured by a `--probe` child of this executable, which resets its
 /// high-water mark once the input is built.
 pub fn per_allocation(component: &Path, mode: &str, n: usize) -> Result<f64> {
-    let exe = std::env::current_exe()?;
-    let output = Command::new(exe)
-        .args(["bench", "--probe", mode, "--probe-size", &n.to_string()])
-        .arg("--component")
-        .arg(component)
+    let bytes = printed_number(
+        Command::new(std::env::current_exe()?)
+            .args(["bench", "--probe", mode, "--probe-size", &n.to_string()])
+            .arg("--component")
+            .arg(component),
+    )?;
+    Ok(bytes as f64 / n.max(1) as f64)
+}
+
+/// The number a measuring child of this executable prints.
+fn printed_number(command: &mut Command) -> Result<u64> {
+    let output = command
         .stdin(Stdio::null())
         .output()
         .context("starting a measuring child")?;
@@ -58,11 +75,9 @@ pub fn per_allocation(component: &Path, mode: &str, n: usize) -> Result<f64> {
         );
     }
     let text = String::from_utf8_lossy(&output.stdout);
-    let bytes: u64 = text
-        .trim()
+    text.trim()
         .parse()
-        .with_context(|| format!("the measuring child printed {text:?}"))?;
-    Ok(bytes as f64 / n.max(1) as f64)
+        .with_context(|| format!("the measuring child printed {text:?}"))
 }
 
 /// Resets this process's high-water mark of resident memory to what it
@@ -110,16 +125,17 @@ pub fn million(component: &Path) -> Result<String> {
     let cwasm = dir.join("reconciler.cwasm");
     slotwise_host::component::precompile(component, &cwasm)?;
     let run = |path: &Path| -> Result<u64> {
-        let exe = std::env::current_exe()?;
-        peak_rss(
-            Command::new(exe)
-                .arg("reconcile")
-                .arg("--json")
+        printed_number(
+            Command::new(std::env::current_exe()?)
+                .args(["bench", "--probe", "peak-rss", "--component"])
+                .arg(&cwasm)
+                .args(["--", "reconcile", "--json"])
                 .arg(path)
                 .arg("--component")
                 .arg(&cwasm),
         )
     };
+
     let (big, one) = (scenario(N)?, scenario(1)?);
     let baseline = run(&one)?;
     let peak = run(&big)?;

@@ -1,7 +1,7 @@
 //! `slotwise plugin inspect`: what a plugin file holds, whether this host would load it, and what settings it needs.
 
 use super::settings::entry;
-use anyhow::{Context, Result};
+use anyhow::Result;
 use slotwise_host::plugin_wit::{hook_name, PACKAGE, VERSIONS};
 use slotwise_host::plugins::loading::{self, hook_list, Configured, LoadedPlugin, WasmKind};
 use slotwise_host::plugins::sandbox::{bytes, group_digits, Sandbox};
@@ -30,8 +30,9 @@ enum Settings {
 /// When the file cannot be read, or the settings are not JSON.
 pub fn run(file: &Path, settings: Option<&str>, json: bool) -> Result<bool> {
     let sandbox = Sandbox::new()?;
-    let bytes_of =
-        std::fs::read(file).with_context(|| format!("cannot read {}", file.display()))?;
+    // Read as the host reads plugin files: a FIFO or a device is refused, not waited on.
+    let bytes_of = slotwise_host::plugins::plugin_file::read(file)
+        .map_err(|e| anyhow::anyhow!("{}: {e}", file.display()))?;
     let (inspection, _) = loading::inspect(&sandbox, file, &bytes_of)
         .map_err(|e| anyhow::anyhow!("{}: {e}", file.display()))?;
     let entry = entry(file, settings.unwrap_or("null"))?;
