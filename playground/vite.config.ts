@@ -1,5 +1,6 @@
 // The playground's build: static files in dist/, relative paths so that any static server (or a
-// sub-path) serves them; the WIT value conversions are shared with tests/node/, outside this folder.
+// sub-path) serves them; the session driver and the WIT value conversions come from
+// @slotwise/reconciler, linked from packages/npm, outside this folder.
 import { defineConfig } from 'vite';
 
 export default defineConfig({

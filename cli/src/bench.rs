@@ -13,6 +13,7 @@ mod neutral;
 mod node;
 mod nomad;
 mod paths;
+mod python;
 mod system;
 mod timing;
 
@@ -42,6 +43,17 @@ pub struct Options<'a> {
 pub fn run(options: &Options) -> Result<()> {
     let reconciler = ComponentReconciler::load(options.component)?;
     let rows = reconcile_table(&reconciler, options)?;
+    if !options.quick {
+        python::print_beside(
+            rows.iter()
+                .find(|r| r.n == python::SIZE)
+                .map(|r| python::Beside {
+                    encoded: &r.encoded,
+                    native: &r.native,
+                    node: r.node.as_ref().map(|f| &f.encoded),
+                }),
+        )?;
+    }
     let mut verdicts = Vec::new();
     verdicts.extend(ratio_verdicts(&rows));
     verdicts.extend(linearity(&rows));

@@ -9,6 +9,9 @@
 //!
 //! The same crate is a plain Rust library and, built for
 //! `wasm32-unknown-unknown`, a WebAssembly component with no imports.
+//!
+//! ---
+#![doc = include_str!("../README.md")]
 
 mod allocation;
 mod allocation_list;

@@ -5,7 +5,7 @@
 
 wit_bindgen::generate!({
     world: "reconciler",
-    path: "../wit/reconciler",
+    path: "wit/reconciler",
     additional_derives: [PartialEq, serde::Serialize, serde::Deserialize],
     // Every record, enum and variant is listed: JSON renderings use the WIT
     // names, and the scenario schema describes them.

@@ -2,7 +2,7 @@
 
 wasmtime::component::bindgen!({
     world: "slotwise:plugin/policy-plugin",
-    path: "../wit/plugin",
+    path: "wit/plugin",
     additional_derives: [serde::Serialize, serde::Deserialize],
 });
 
@@ -51,7 +51,7 @@ mod tests {
 pub mod since_v0_1_0 {
     wasmtime::component::bindgen!({
         world: "slotwise:plugin/all-hooks-plugin",
-        path: "../wit/plugin/since_v0.1.0",
+        path: "wit/plugin/since_v0.1.0",
         additional_derives: [serde::Serialize, serde::Deserialize],
     });
 

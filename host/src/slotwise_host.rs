@@ -5,6 +5,9 @@
 //! reconcile a fresh instance, so a trap never affects the next one.
 //! [`plugins::PluginSet`] loads plugins and is a [`Relay`]: it
 //! calls the plugin a question names, and decides nothing.
+//!
+//! ---
+#![doc = include_str!("../README.md")]
 
 pub mod component;
 pub mod plugin_wit;

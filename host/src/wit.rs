@@ -2,7 +2,7 @@
 
 wasmtime::component::bindgen!({
     world: "reconciler",
-    path: "../wit/reconciler",
+    path: "wit/reconciler",
     additional_derives: [serde::Serialize, serde::Deserialize],
     // The batches the session asks about and the answers it takes are the
     // very types plugins are called with: a host hands them on as they are.

@@ -2,7 +2,7 @@
 
 import { instantiateFresh as reconcilerInstance } from '../generated/reconciler/index.js';
 import { instantiateFresh as readerInstance } from '../generated/scenario-reader/index.js';
-import type { Reconciler } from './reconcile.ts';
+import type { ReconcilerExports } from '@slotwise/reconciler/session';
 import type { Syntax } from './scripted-policy.ts';
 
 export type { Syntax };
@@ -34,8 +34,8 @@ export interface ReaderPluginEntry {
 }
 
 /** A fresh reconciler instance: the host, too, gives each reconcile its own. */
-export async function freshReconciler(): Promise<Reconciler> {
-  return (await reconcilerInstance()) as Reconciler;
+export async function freshReconciler(): Promise<ReconcilerExports> {
+  return (await reconcilerInstance()) as ReconcilerExports;
 }
 
 let reader: Promise<Reader> | undefined;

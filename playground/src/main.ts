@@ -7,7 +7,7 @@ import { EXAMPLES } from './examples.ts';
 import { loadCatalog, type BundledPlugin, type Loadable } from './plugins/catalog.ts';
 import { PluginSet } from './plugins/plugin-set.ts';
 import { applyScenarioPlugins, type Entry } from './plugins/scenario-plugins.ts';
-import { reconcile, type Relay } from './reconcile.ts';
+import { runSession, type Relay } from '@slotwise/reconciler/session';
 import { inputAfter, type Outcome, type Round } from './rounds.ts';
 import { readScenario, type Scenario } from './scenario.ts';
 import { ScriptedRelay } from './scripted-policy.ts';
@@ -106,7 +106,7 @@ async function relays(): Promise<Relay[]> {
 /** Reconciles `input` with a fresh reconciler instance, as the host gives each reconcile one. */
 async function outcomeOf(input: ReconcileInput): Promise<Outcome> {
   try {
-    const outcome = await reconcile(await freshReconciler(), lower(input, { ref: 'reconcile-input' }), await relays());
+    const outcome = await runSession(await freshReconciler(), lower(input, { ref: 'reconcile-input' }), await relays());
     if ('plan' in outcome) return { plan: lift<Plan>(outcome.plan, { ref: 'plan' }) };
     if ('inputError' in outcome) return { inputError: lift(outcome.inputError, { ref: 'input-error' }) };
     return { sessionError: lift(outcome.sessionError, { ref: 'session-error' }) };

@@ -1,7 +1,7 @@
 /** A scenario's scripted policy as a relay: each question's batch goes to the scenario reader, whose scripted relay answers it as `slotwise reconcile` answers it for the same scenario. */
 
-import type { Consulted, Relay, Reply } from './reconcile.ts';
-import { parseJson, stringifyJson } from './wit-values.js';
+import { parseJson, stringifyJson } from '@slotwise/reconciler/rendering';
+import type { Consulted, Relay, Reply } from '@slotwise/reconciler/session';
 
 /** How a scenario's text is written. */
 export type Syntax = 'yaml' | 'json';
@@ -11,7 +11,7 @@ export interface ScriptReader {
   scriptedReply(text: string, syntax: Syntax, plugin: number, batch: string): string;
 }
 
-/** Conversions between slotwise's rendering and jco's (see wit-values.js). */
+/** Conversions between slotwise's rendering and jco's (see @slotwise/reconciler/rendering). */
 export interface Codec {
   lower(value: unknown, type: unknown): unknown;
   lift(value: unknown, type: unknown): unknown;

@@ -1,7 +1,7 @@
-/** The WIT contract in the page: the conversions of wit-values.js bound to the type description `cargo xtask build` writes. */
+/** The WIT contract in the page: the package's conversions (@slotwise/reconciler/rendering) bound to the type description `cargo xtask build` writes. */
 
 import witTypes from '../generated/wit-types.json';
-import { codec } from './wit-values.js';
+import { codec } from '@slotwise/reconciler/rendering';
 
 /** A WIT type as wit-types.json writes it. */
 export type WitType = string | { ref: string } | { list: WitType } | { option: WitType };
@@ -27,4 +27,4 @@ export function lift<T>(value: unknown, type: WitType): T {
   return pageCodec.lift(value, type) as T;
 }
 
-export { errPayload, parseJson, stringifyJson } from './wit-values.js';
+export { errPayload, parseJson, stringifyJson } from '@slotwise/reconciler/rendering';

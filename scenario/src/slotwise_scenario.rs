@@ -3,6 +3,9 @@
 //! Defaults follow Nomad's test fixtures, so that a conformance case reads in
 //! a few lines; `docs/scenarios.md` describes the format and
 //! `docs/scenario.schema.json` is its JSON Schema.
+//!
+//! ---
+#![doc = include_str!("../README.md")]
 
 mod declared;
 mod document;

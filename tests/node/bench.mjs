@@ -8,7 +8,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { transpile } from '@bytecodealliance/jco';
-import { parseJson, toComponent } from '../../playground/src/wit-values.js';
+import { parseJson, toComponent } from '../../packages/npm/src/rendering.js';
 import { wireCodec } from '../../packages/npm/src/wire.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));

@@ -10,7 +10,7 @@ import { before, test } from 'node:test';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
 import { transpile } from '@bytecodealliance/jco';
-import { callFunction, findFunction, fromComponent, parseJson, toComponent } from '../../playground/src/wit-values.js';
+import { callFunction, findFunction, fromComponent, parseJson, toComponent } from '../../packages/npm/src/rendering.js';
 import { WireError, wireCodec } from '../../packages/npm/src/wire.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));

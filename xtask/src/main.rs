@@ -15,12 +15,16 @@
 //! - `install`: everything above, then one self-contained `slotwise` (the
 //!   component, the shipped plugins and the playground inside it), built with
 //!   the `dist` profile and installed into `~/.cargo/bin`.
+//! - `packages [--test]`: the Python wheel and the npm tarball, into
+//!   `target/packages/`; with `--test`, each installed and tested afresh.
 //! - `circles`: the check that no files import each other around a circle,
 //!   and that crates import only the layers below them.
 
 mod circles;
 mod component;
+mod declarations;
 mod fuzz;
+mod packages;
 mod playground;
 mod plugin_projects;
 mod plugins;
@@ -52,12 +56,14 @@ fn main() -> Result<()> {
         Some("bench") => bench(&ws, &args[1..]),
         Some("playground") => playground::build(&ws),
         Some("install") => install(&ws),
+        Some("packages") if args.get(1).is_some_and(|a| a == "--test") => packages::test(&ws),
+        Some("packages") => packages::build(&ws),
         Some("circles") => {
             circles::check_showing(&ws, args.get(1).is_some_and(|a| a == "--imports"))
         }
         _ => {
             bail!(
-                "usage: cargo xtask <build | plugins | demo | test [--long] | fuzz [--long] | bench [args] | playground | install | circles [--imports]>"
+                "usage: cargo xtask <build | plugins | demo | test [--long] | fuzz [--long] | bench [args] | playground | packages [--test] | install | circles [--imports]>"
             )
         }
     }
@@ -174,6 +180,7 @@ fn test(ws: &Workspace, long: bool) -> Result<()> {
     })?;
     ws.step("new plugin projects", || plugin_projects::test(ws))?;
     ws.step("embedding in Node", || ws.node_test())?;
+    ws.step("packages, installed as a user would", || packages::test(ws))?;
     ws.step("playground", || playground::test(ws))?;
     // The components, the plugins and the playground are built: the binary
     // that carries them, alone in an empty directory. Only slotwise-cli is
@@ -218,5 +225,14 @@ fn bench(ws: &Workspace, args: &[String]) -> Result<()> {
     ];
     full.extend(args.iter().cloned());
     let full: Vec<&str> = full.iter().map(String::as_str).collect();
-    ws.run(&slotwise, &full)
+    // Python's figure needs the package installed.
+    let venv = packages::python_for_bench(ws)?;
+    let outcome = ws.run_with(
+        &ws.root,
+        &slotwise.display().to_string(),
+        &full,
+        &[("SLOTWISE_PYTHON", &venv.join("bin/python"))],
+    );
+    packages::remove_venv(&venv)?;
+    outcome
 }

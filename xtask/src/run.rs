@@ -33,7 +33,7 @@ impl Workspace {
         )
     }
 
-    fn run_in(&self, dir: &Path, program: &str, args: &[&str]) -> Result<()> {
+    pub fn run_in(&self, dir: &Path, program: &str, args: &[&str]) -> Result<()> {
         self.run_with(dir, program, args, &[])
     }
 

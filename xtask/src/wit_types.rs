@@ -4,7 +4,7 @@ use crate::run::Workspace;
 use anyhow::{bail, Context, Result};
 use std::fmt::Write as _;
 use std::path::PathBuf;
-use wit_parser::{InterfaceId, Resolve, Type, TypeDefKind, TypeId, TypeOwner};
+use wit_parser::{InterfaceId, PackageId, Resolve, Type, TypeDefKind, TypeId, TypeOwner};
 
 /// The interface whose named types are described.
 const TYPES_INTERFACE: &str = "types";
@@ -41,11 +41,7 @@ const PLUGIN_PREFIX: &str = "plugin/";
 /// `{"result": {"ok": T | null, "err": T | null}}`, or `{"handle": name}` for
 /// a resource (whose definition is `{"kind": "resource"}`).
 pub fn write(ws: &Workspace) -> Result<PathBuf> {
-    let wit = ws.root.join("wit/reconciler");
-    let mut resolve = Resolve::default();
-    let (package, _) = resolve
-        .push_dir(&wit)
-        .with_context(|| format!("parsing the WIT in {}", wit.display()))?;
+    let (resolve, package) = parse(ws)?;
     let json = describe(&resolve, package)?;
     let out = ws.root.join("target/slotwise/wit-types.json");
     std::fs::create_dir_all(ws.root.join("target/slotwise"))?;
@@ -57,12 +53,19 @@ pub fn write(ws: &Workspace) -> Result<PathBuf> {
     Ok(out)
 }
 
-/// The description of `package`.
-fn describe(resolve: &Resolve, package: wit_parser::PackageId) -> Result<Json> {
-    let pkg = &resolve.packages[package];
-    let describer = Describer { resolve, package };
-    let mut types = Vec::new();
-    // The package's own interfaces first, then those of other packages.
+/// The reconciler's WIT package, parsed with the packages it uses.
+pub fn parse(ws: &Workspace) -> Result<(Resolve, PackageId)> {
+    let wit = ws.root.join("wit/reconciler");
+    let mut resolve = Resolve::default();
+    let (package, _) = resolve
+        .push_dir(&wit)
+        .with_context(|| format!("parsing the WIT in {}", wit.display()))?;
+    Ok((resolve, package))
+}
+
+/// Every named type of `package`'s interfaces in WIT order, then those of
+/// the packages it uses; a `use` is left out, its original stands for it.
+pub fn named_types(resolve: &Resolve, package: PackageId) -> Vec<TypeId> {
     let mut interfaces: Vec<InterfaceId> = resolve
         .interfaces
         .iter()
@@ -70,19 +73,53 @@ fn describe(resolve: &Resolve, package: wit_parser::PackageId) -> Result<Json> {
         .map(|(id, _)| id)
         .collect();
     interfaces.sort_by_key(|id| resolve.interfaces[*id].package != Some(package));
-    for iface in interfaces {
-        for (name, &id) in &resolve.interfaces[iface].types {
-            let def = &resolve.types[id];
-            // A `use` is described where its original is.
-            if matches!(def.kind, TypeDefKind::Type(Type::Id(original)) if resolve.types[original].owner != def.owner)
-            {
-                continue;
-            }
-            let described = describer
-                .definition(id)
-                .with_context(|| format!("describing type `{name}`"))?;
-            types.push((describer.name_of(id)?, described));
+    interfaces
+        .into_iter()
+        .flat_map(|iface| resolve.interfaces[iface].types.values().copied())
+        .filter(|&id| see_through(resolve, id).is_none())
+        .collect()
+}
+
+/// The original of `id` when `id` is a `use` of a type defined elsewhere.
+pub fn see_through(resolve: &Resolve, id: TypeId) -> Option<TypeId> {
+    let def = &resolve.types[id];
+    match def.kind {
+        TypeDefKind::Type(Type::Id(original)) if resolve.types[original].owner != def.owner => {
+            Some(original)
         }
+        _ => None,
+    }
+}
+
+/// The name the description gives the named type `id`: its WIT name, with
+/// `plugin/` before it when it belongs to another package than `package`.
+pub fn name_of(resolve: &Resolve, package: PackageId, id: TypeId) -> Result<String> {
+    let def = &resolve.types[id];
+    let name = def
+        .name
+        .as_deref()
+        .context("an anonymous type has no name")?;
+    let TypeOwner::Interface(owner) = def.owner else {
+        bail!("type `{name}` belongs to no interface");
+    };
+    Ok(if resolve.interfaces[owner].package == Some(package) {
+        name.to_string()
+    } else {
+        format!("{PLUGIN_PREFIX}{name}")
+    })
+}
+
+/// The description of `package`.
+fn describe(resolve: &Resolve, package: PackageId) -> Result<Json> {
+    let pkg = &resolve.packages[package];
+    let describer = Describer { resolve, package };
+    let mut types = Vec::new();
+    for id in named_types(resolve, package) {
+        let name = name_of(resolve, package, id)?;
+        let described = describer
+            .definition(id)
+            .with_context(|| format!("describing type `{name}`"))?;
+        types.push((name, described));
     }
 
     let mut functions = Vec::new();
@@ -124,27 +161,13 @@ fn describe(resolve: &Resolve, package: wit_parser::PackageId) -> Result<Json> {
 /// Renders the types of one `Resolve`, naming them as the description does.
 struct Describer<'a> {
     resolve: &'a Resolve,
-    package: wit_parser::PackageId,
+    package: PackageId,
 }
 
 impl Describer<'_> {
     /// The name the description gives the named type `id`.
     fn name_of(&self, id: TypeId) -> Result<String> {
-        let def = &self.resolve.types[id];
-        let name = def
-            .name
-            .as_deref()
-            .context("an anonymous type has no name")?;
-        let TypeOwner::Interface(owner) = def.owner else {
-            bail!("type `{name}` belongs to no interface");
-        };
-        Ok(
-            if self.resolve.interfaces[owner].package == Some(self.package) {
-                name.to_string()
-            } else {
-                format!("{PLUGIN_PREFIX}{name}")
-            },
-        )
+        name_of(self.resolve, self.package, id)
     }
 
     /// The definition of the named type `id` of the `types` interface.
@@ -230,14 +253,9 @@ impl Describer<'_> {
             Type::ErrorContext => bail!("error-context values are not described"),
             Type::Id(id) => {
                 let def = &self.resolve.types[*id];
-                match (&def.name, &def.kind) {
-                    // A `use` of a type brought in from elsewhere: see through it.
-                    (Some(_), TypeDefKind::Type(Type::Id(original)))
-                        if self.resolve.types[*original].owner != def.owner =>
-                    {
-                        self.reference(&Type::Id(*original))?
-                    }
-                    (Some(_), _) => Json::object([("ref", Json::Str(self.name_of(*id)?))]),
+                match (&def.name, see_through(self.resolve, *id)) {
+                    (Some(_), Some(original)) => self.reference(&Type::Id(original))?,
+                    (Some(_), None) => Json::object([("ref", Json::Str(self.name_of(*id)?))]),
                     (None, _) => self.structure(*id)?,
                 }
             }

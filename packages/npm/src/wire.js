@@ -41,8 +41,18 @@ function describe(value) {
   return text === undefined ? String(value) : text.length > 60 ? `${text.slice(0, 57)}...` : text;
 }
 
+/** A value that does not fit the contract: `path` is where, `reason` what is wrong. */
+export class FieldError extends TypeError {
+  constructor(path, reason) {
+    super(`${path}: ${reason}`);
+    this.name = 'FieldError';
+    this.path = path;
+    this.reason = reason;
+  }
+}
+
 function fail(path, expected, value) {
-  throw new TypeError(`${path}: expected ${expected}, got ${describe(value)}`);
+  throw new FieldError(path, `expected ${expected}, got ${describe(value)}`);
 }
 
 /** A growable output buffer. */
@@ -392,7 +402,7 @@ class Codecs {
         if (v === null || typeof v !== 'object' || Array.isArray(v)) fail(path, `a ${name} record`, v);
         for (const f of compiled) {
           const value = v[f.name];
-          if (value === undefined && !f.optional) throw new TypeError(`${path}.${f.name}: missing field of ${name}`);
+          if (value === undefined && !f.optional) throw new FieldError(`${path}.${f.name}`, `missing field of ${name}`);
           f.codec.write(w, value, `${path}.${f.name}`);
         }
       },
@@ -555,7 +565,7 @@ class Codecs {
  *
  * - `encodeInput(input)`: a reconcile input, in the slotwise JSON rendering,
  *   as the buffer `reconcile-encoded` takes; a value that does not fit the
- *   WIT throws a TypeError naming the field;
+ *   WIT throws a FieldError (a TypeError) naming the field;
  * - `decodeOutcome(bytes)`: the buffer `reconcile-encoded` returns, as
  *   {Ok: plan} or {Err: input-error}; a malformed buffer throws a WireError;
  * - `encodeOutcome`, `decodeInput`: the same the other way round.

@@ -1,7 +1,7 @@
 /** The bundled plugins: discovered at build time in target/slotwise/plugins/, each with its metadata and the settings the page gives it. Test plugins are bundled apart and listed only for the end-to-end tests. */
 
 import { plugins, testPlugins, digests } from '../../generated/plugins.js';
-import type { HookName, ViewParts } from '../reconcile.ts';
+import type { HookName, ViewParts } from '@slotwise/reconciler/session';
 import { DEFAULT_DEADLINE_MS, DEFAULT_RECONCILE_DEADLINE_MS, PluginWorker } from './runner.ts';
 
 /** Who a plugin says it is. */

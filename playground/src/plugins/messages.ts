@@ -1,6 +1,6 @@
 /** The messages between the page and a plugin's worker. */
 
-import type { FailureKind, LogLine } from '../reconcile.ts';
+import type { FailureKind, LogLine } from '@slotwise/reconciler/session';
 
 export type WorkerRequest =
   | { id: number; kind: 'load'; file: string }

@@ -5,7 +5,7 @@
  * What an answer or a failure means is the session's business, in the reconciler.
  */
 
-import type { Consulted, Relay, Reply } from '../reconcile.ts';
+import type { Consulted, Relay, Reply } from '@slotwise/reconciler/session';
 import { nameOf } from './catalog.ts';
 import { outOfTime, overranCall } from './runner.ts';
 import type { Entry } from './scenario-plugins.ts';

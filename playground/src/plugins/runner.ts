@@ -1,7 +1,7 @@
 /** A plugin's worker seen from the page: requests with a deadline, and a worker that overruns it terminated, since a browser has no fuel to stop it with. */
 
 import { span } from '../time.ts';
-import type { LogLine } from '../reconcile.ts';
+import type { LogLine } from '@slotwise/reconciler/session';
 import type { WorkerFailure, WorkerReply, WorkerRequest } from './messages.ts';
 
 /** The host's deadline per hook call unless the plugin's settings say otherwise. */

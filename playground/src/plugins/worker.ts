@@ -1,7 +1,7 @@
 /** A Web Worker that runs one bundled plugin: a fresh instance configured for each reconcile, as the host gives each, its `log` import collecting the lines of each call. */
 
 import { plugins, testPlugins } from '../../generated/plugins.js';
-import type { LogLine } from '../reconcile.ts';
+import type { LogLine } from '@slotwise/reconciler/session';
 import type { WorkerFailure, WorkerReply, WorkerRequest } from './messages.ts';
 
 /** A plugin's exports, as jco renders them. */

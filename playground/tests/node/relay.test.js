@@ -1,8 +1,9 @@
 // One orchestration, whichever host relays: every scenario of tests/policy/ runs through the
-// playground's session driver and scripted relay in Node (the reconciler and the scenario reader
-// transpiled by jco, as the page runs them) and must end exactly as the Rust host ends it
-// (`slotwise reconcile --json`): the same plan, or the same error. The playground's modules are
-// the ones `npm run test:unit` compiles into target/playground/unit.
+// package's session driver and the playground's scripted relay in Node (the reconciler and the
+// scenario reader transpiled by jco, as the page runs them) and must end exactly as the Rust
+// host ends it (`slotwise reconcile --json`): the same plan, or the same error. The driver and the
+// conversions are @slotwise/reconciler's, as the page imports them; the scripted relay is the one
+// `npm run test:unit` compiles into node_modules/.unit.
 
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
@@ -13,12 +14,12 @@ import { before, test } from 'node:test';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
 import { transpile } from '@bytecodealliance/jco';
+import { codec, parseJson } from '@slotwise/reconciler/rendering';
+import { runSession } from '@slotwise/reconciler/session';
 
 const root = workspace();
-const compiled = path.join(root, 'target/playground/unit/src');
-const { reconcile } = await import(pathToFileURL(path.join(compiled, 'reconcile.js')).href);
+const compiled = fileURLToPath(new URL('../../node_modules/.unit/src', import.meta.url));
 const { ScriptedRelay } = await import(pathToFileURL(path.join(compiled, 'scripted-policy.js')).href);
-const { codec, parseJson } = await import(pathToFileURL(path.join(compiled, 'wit-values.js')).href);
 
 /** The workspace: the nearest folder above this file holding Cargo.lock. */
 function workspace() {
@@ -84,7 +85,7 @@ async function playground(file) {
   const read = reader.read(text, syntax);
   const relays = read.scripted === undefined ? [] : [new ScriptedRelay(reader, wit, text, syntax, read.scripted)];
   const input = wit.lower(parseJson(read.input), { ref: 'reconcile-input' });
-  const outcome = await reconcile(reconciler, input, relays);
+  const outcome = await runSession(reconciler, input, relays);
   if ('plan' in outcome) return { plan: wit.lift(outcome.plan, { ref: 'plan' }) };
   const error = 'inputError' in outcome ? outcome.inputError : outcome.sessionError;
   return { error: error.message };

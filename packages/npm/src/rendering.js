@@ -1,4 +1,4 @@
-// Converts WIT values between slotwise's JSON rendering (the CLI's) and jco's JavaScript rendering, driven by target/slotwise/wit-types.json.
+// Converts WIT values between slotwise's JSON rendering (the CLI's) and jco's JavaScript rendering, driven by the contract's description (wit-types.json): one codec for the package, the playground and the Node tests.
 
 const SAFE = BigInt(Number.MAX_SAFE_INTEGER);
 

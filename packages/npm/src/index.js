@@ -1,0 +1,257 @@
+// @slotwise/reconciler: the slotwise reconciler, a WebAssembly component transpiled by jco, run on its encoded path in Node 20+ and browsers, or through its session with plugins written as JavaScript functions; and the scenario reader.
+//
+// Inputs and plans are slotwise's JSON rendering, as `slotwise input` and `slotwise reconcile
+// --json` print them (objects with kebab-case keys; 64-bit integers as numbers, or BigInt
+// beyond 2^53). The input crosses into the component as one buffer in slotwise's wire format
+// and the plan comes back as one.
+
+import * as reconcilerComponent from '../generated/reconciler/index.js';
+import * as readerComponent from '../generated/scenario-reader/index.js';
+import witTypes from '../generated/wit-types.js';
+import { codec, parseJson } from './rendering.js';
+import { FunctionRelay, runSession } from './session.js';
+import { FieldError, wireCodec, WireError } from './wire.js';
+
+export { parseJson, WireError };
+
+/** The input does not fit the contract, or the reconciler refuses it; `field` names the field at fault. */
+export class InputError extends Error {
+  constructor(field, message) {
+    super(`${field}: ${message}`);
+    this.name = 'InputError';
+    this.field = field;
+    this.reason = message;
+  }
+}
+
+/** A session that ended without a plan: a plugin that fails closed failed, or its answers were refused. */
+export class SessionError extends Error {
+  constructor({ plugin, group, slot, message }) {
+    const where = [plugin && `plugin ${plugin}`, group && `group ${group}`, slot === null ? '' : `slot ${slot}`].filter(Boolean);
+    super(where.length > 0 ? `${where.join(', ')}: ${message}` : message);
+    this.name = 'SessionError';
+    this.plugin = plugin;
+    this.group = group;
+    this.slot = slot;
+    this.reason = message;
+  }
+}
+
+/** A text that is not a scenario, with where it goes wrong when known. */
+export class ScenarioError extends Error {
+  constructor({ message, field, line, column }) {
+    const where = [
+      field === undefined ? '' : `field ${field}`,
+      line === undefined ? '' : `line ${line}`,
+      column === undefined ? '' : `column ${column}`,
+    ].filter(Boolean);
+    super(where.length > 0 ? `${message} (${where.join(', ')})` : message);
+    this.name = 'ScenarioError';
+    this.reason = message;
+    this.field = field ?? null;
+    this.line = line ?? null;
+    this.column = column ?? null;
+  }
+}
+
+/** A component that cannot be loaded, or that trapped; its instance is dropped and the next call gets a new one. */
+export class ComponentError extends Error {
+  constructor(message, cause) {
+    super(message, { cause });
+    this.name = 'ComponentError';
+  }
+}
+
+const isNode = typeof process !== 'undefined' && Boolean(process.versions?.node);
+
+/** Compiles the core module `file` beside the transpiled component `dir`, from disk in Node, fetched in a browser. */
+async function compileCore(dir, file) {
+  const url = new URL(`../generated/${dir}/${file}`, import.meta.url);
+  if (isNode) {
+    const { readFile } = await import('node:fs/promises');
+    return WebAssembly.compile(await readFile(url));
+  }
+  return WebAssembly.compileStreaming(fetch(url));
+}
+
+/**
+ * A transpiled component whose core modules are compiled once. One instance serves every call
+ * (jco's instantiation costs about 30 ms); an exception that is not the component's own answer
+ * (a trap) drops it, so that the next call starts afresh.
+ */
+class Component {
+  #transpiled;
+  #cores;
+  #what;
+  #instance;
+
+  constructor(transpiled, cores, what) {
+    this.#transpiled = transpiled;
+    this.#cores = cores;
+    this.#what = what;
+  }
+
+  static async load(transpiled, dir, what) {
+    const cores = new Map();
+    try {
+      await Promise.all(transpiled.cores.map(async (file) => cores.set(file, await compileCore(dir, file))));
+    } catch (e) {
+      throw new ComponentError(`${what} cannot be compiled: ${e.message}`, e);
+    }
+    return new Component(transpiled, cores, what);
+  }
+
+  /** Runs `f` on the instance's exports; `isAnswer(e)` tells the component's own errors from traps. */
+  call(f, isAnswer = () => false) {
+    this.#instance ??= this.#transpiled.instantiate((file) => this.#cores.get(file), {});
+    try {
+      return f(this.#instance);
+    } catch (e) {
+      if (isAnswer(e)) throw e;
+      this.#instance = undefined;
+      throw new ComponentError(`${this.#what} trapped: ${e.message}`, e);
+    }
+  }
+
+  /** As `call`, for an `f` that waits in between: any error it throws drops the instance. */
+  async during(f) {
+    this.#instance ??= this.#transpiled.instantiate((file) => this.#cores.get(file), {});
+    const instance = this.#instance;
+    try {
+      return await f(instance);
+    } catch (e) {
+      if (this.#instance === instance) this.#instance = undefined;
+      throw new ComponentError(`${this.#what} failed: ${e.message}`, e);
+    }
+  }
+}
+
+const wire = wireCodec(witTypes);
+const rendering = codec(witTypes);
+
+/** The reconciler component, compiled once; `reconcile` is synchronous. */
+export class Reconciler {
+  #component;
+
+  constructor(component) {
+    this.#component = component;
+  }
+
+  /** Compiles the bundled reconciler component. */
+  static async load() {
+    return new Reconciler(await Component.load(reconcilerComponent, 'reconciler', 'the reconciler component'));
+  }
+
+  /**
+   * The plan for `input`: a reconcile input in slotwise's JSON rendering, or a buffer already
+   * in the wire format. Throws InputError naming the field when the input does not fit the
+   * contract or the reconciler refuses it, ComponentError if the component traps.
+   */
+  reconcile(input) {
+    const outcome = wire.decodeOutcome(this.reconcileEncoded(input instanceof Uint8Array ? input : encode(input)));
+    if ('Err' in outcome) throw new InputError(outcome.Err.field, outcome.Err.message);
+    return outcome.Ok;
+  }
+
+  /** The component's `reconcile-encoded` as it is: an encoded input in, an encoded outcome out. */
+  reconcileEncoded(bytes) {
+    return this.#component.call((exports) => exports.reconcile.reconcileEncoded(bytes));
+  }
+
+  /**
+   * The plan for `input` (slotwise's JSON rendering) with `plugins` consulted, each a plugin
+   * written as JavaScript functions (see FunctionRelay in session.js), in order. Throws
+   * InputError naming the field, SessionError when the session ends without a plan,
+   * ComponentError if the component traps.
+   */
+  async reconcileWith(input, plugins) {
+    let lowered;
+    try {
+      lowered = rendering.lower(input, { ref: 'reconcile-input' });
+    } catch (e) {
+      throw misfit(e);
+    }
+    const relay = new FunctionRelay(plugins, rendering);
+    const outcome = await this.#component.during((exports) => runSession(exports, lowered, [relay]));
+    if ('plan' in outcome) return rendering.lift(outcome.plan, { ref: 'plan' });
+    if ('inputError' in outcome) {
+      const { field, message } = rendering.lift(outcome.inputError, { ref: 'input-error' });
+      throw new InputError(field, message);
+    }
+    throw new SessionError(rendering.lift(outcome.sessionError, { ref: 'session-error' }));
+  }
+}
+
+/** A conversion's TypeError (`value.allocations[0]...: expected ...`) as an InputError at its field. */
+function misfit(e) {
+  const found = e instanceof TypeError ? /^value\.?([^:]*): (.*)$/s.exec(e.message) : null;
+  return found === null ? e : new InputError(found[1] || 'input', found[2]);
+}
+
+/** `input` in the wire format; a value that does not fit is an InputError at its field. */
+function encode(input) {
+  try {
+    return wire.encodeInput(input);
+  } catch (e) {
+    if (e instanceof FieldError) throw new InputError(e.path.replace(/^input\.?/, '') || 'input', e.reason);
+    throw e;
+  }
+}
+
+/** The scenario-reader component, compiled once. */
+export class ScenarioReader {
+  #component;
+
+  constructor(component) {
+    this.#component = component;
+  }
+
+  /** Compiles the bundled scenario-reader component. */
+  static async load() {
+    return new ScenarioReader(
+      await Component.load(readerComponent, 'scenario-reader', 'the scenario-reader component'),
+    );
+  }
+
+  /**
+   * The reconciler input the scenario `text` describes, with the defaults the `slotwise`
+   * command applies. Throws ScenarioError naming the field, line and column at fault.
+   */
+  read(text, { syntax = 'yaml' } = {}) {
+    if (typeof text !== 'string') throw new TypeError(`a scenario is text, not ${typeof text}`);
+    if (syntax !== 'yaml' && syntax !== 'json') throw new TypeError(`syntax is 'yaml' or 'json', not ${syntax}`);
+    let read;
+    try {
+      // jco throws the `err` of a result as the payload of an error.
+      read = this.#component.call(
+        (exports) => exports.reader.read(text, syntax),
+        (e) => e?.payload?.message !== undefined,
+      );
+    } catch (e) {
+      if (e instanceof ComponentError) throw e;
+      throw new ScenarioError(e.payload);
+    }
+    return parseJson(read.input);
+  }
+}
+
+let reconciler;
+let reader;
+
+/** The plan for `input` (see Reconciler#reconcile), with the reconciler compiled on first use. */
+export async function reconcile(input) {
+  reconciler ??= Reconciler.load();
+  return (await reconciler).reconcile(input);
+}
+
+/** The plan for `input` with `plugins` consulted (see Reconciler#reconcileWith), with the reconciler compiled on first use. */
+export async function reconcileWith(input, plugins) {
+  reconciler ??= Reconciler.load();
+  return (await reconciler).reconcileWith(input, plugins);
+}
+
+/** The reconciler input a scenario file's `text` describes (see ScenarioReader#read). */
+export async function readScenario(text, options) {
+  reader ??= ScenarioReader.load();
+  return (await reader).read(text, options);
+}

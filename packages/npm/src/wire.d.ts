@@ -1,0 +1,29 @@
+// The wire format's codec; see wire.js.
+
+import type { InputError as ContractInputError, Plan, ReconcileInput } from '../generated/contract.js';
+
+/** The format version this codec writes and reads. */
+export const WIRE_VERSION: number;
+/** What a buffer holds: its fourth byte. */
+export const CONTENT: { input: number; outcome: number };
+
+/** Why a buffer could not be read. */
+export class WireError extends Error {}
+
+/** A value that does not fit the contract: `path` is where, `reason` what is wrong. */
+export class FieldError extends TypeError {
+  readonly path: string;
+  readonly reason: string;
+}
+
+export type Outcome = { Ok: Plan } | { Err: ContractInputError };
+
+export interface WireCodec {
+  encodeInput(input: ReconcileInput): Uint8Array;
+  decodeInput(bytes: Uint8Array): ReconcileInput;
+  encodeOutcome(outcome: Outcome): Uint8Array;
+  decodeOutcome(bytes: Uint8Array): Outcome;
+}
+
+/** The codec for the contract `witTypes` (the parsed wit-types.json) describes. */
+export function wireCodec(witTypes: unknown): WireCodec;

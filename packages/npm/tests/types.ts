@@ -1,0 +1,63 @@
+// Compiled by `cargo xtask test` with `tsc --strict` in a project that installed the tarball: the declarations describe the API as a user's code calls it.
+
+import {
+  InputError,
+  Reconciler,
+  ScenarioError,
+  SessionError,
+  readScenario,
+  reconcile,
+  reconcileWith,
+  type GroupPlan,
+  type Plan,
+  type Plugin,
+  type PluginAnswers,
+  type PluginBatch,
+  type PluginContext,
+  type ReconcileInput,
+} from '@slotwise/reconciler';
+import { runSession, type Relay } from '@slotwise/reconciler/session';
+import { wireCodec, type Outcome } from '@slotwise/reconciler/wire';
+import type { Placement } from '@slotwise/reconciler/contract';
+
+export async function plan(text: string): Promise<number> {
+  const input: ReconcileInput = await readScenario(text, { syntax: 'yaml' });
+  const now: number | bigint = input.now;
+  const plan: Plan = await reconcile({ ...input, now, explain: true });
+  const groups: GroupPlan[] = plan.groups;
+  const placements: Placement[] = groups.flatMap((g) => g.placements);
+  const reconciler = await Reconciler.load();
+  const encoded: Uint8Array = reconciler.reconcileEncoded(new Uint8Array([0x53, 0x57, 1, 1]));
+  const again: Plan = reconciler.reconcile(input);
+  return placements.length + again.groups.length + encoded.length;
+}
+
+/** A plugin that holds every slot of the batches it is asked about. */
+export const freeze: Plugin = {
+  name: 'freeze',
+  hooks: ['pre-slot'],
+  answer(batch: PluginBatch, { hook, log }: PluginContext): PluginAnswers {
+    log('info', `asked at ${hook}`);
+    if (!('pre-slot' in batch)) return { 'pre-slot': [] };
+    return { 'pre-slot': batch['pre-slot'].slots.map((_, slot) => ({ slot, decision: { hold: 'frozen' }, ext: null })) };
+  },
+};
+
+export async function frozen(input: ReconcileInput, relays: Relay[]): Promise<number> {
+  const plan: Plan = await reconcileWith(input, [freeze]);
+  const reconciler = await Reconciler.load();
+  const again: Plan = await reconciler.reconcileWith(input, [freeze]);
+  const outcome = await runSession({} as Parameters<typeof runSession>[0], {}, relays);
+  return plan.groups.length + again.groups.length + ('plan' in outcome ? 1 : 0);
+}
+
+export function describe(e: unknown): string {
+  if (e instanceof SessionError) return `${e.plugin} ${e.group} ${e.slot ?? '-'}: ${e.reason}`;
+  if (e instanceof InputError) return `${e.field}: ${e.reason}`;
+  if (e instanceof ScenarioError) return `${e.line ?? '?'}:${e.column ?? '?'} ${e.reason}`;
+  return String(e);
+}
+
+export function decode(bytes: Uint8Array, description: unknown): Outcome {
+  return wireCodec(description).decodeOutcome(bytes);
+}
