@@ -43,8 +43,8 @@ pub struct Session {
     /// Bytes plugins attached to slots this run.
     fresh: Vec<SlotExt>,
     /// Per plugin, where its bytes from earlier runs are in the input's
-    /// ext data, by group and slot.
-    kept_at: Vec<BTreeMap<String, BTreeMap<u32, usize>>>,
+    /// ext data, by group, then node id (for a node slot) and name index.
+    kept_at: Vec<BTreeMap<String, BTreeMap<(Option<String>, u32), usize>>>,
     /// The hook point being asked about, while the run is paused at one.
     point: Option<Asking>,
     /// Set once the session returned its plan or an error.
@@ -118,6 +118,7 @@ impl Session {
                     hook: "load".into(),
                     group: None,
                     slot: None,
+                    node: None,
                     cause: cause.clone(),
                 });
             }
@@ -125,9 +126,9 @@ impl Session {
         let mut kept_at = vec![BTreeMap::new(); plugins.len()];
         for (at, e) in input.ext.iter().enumerate() {
             if let Some(p) = plugins.iter().position(|c| c.name == e.plugin) {
-                let by_slot: &mut BTreeMap<u32, usize> =
+                let by_slot: &mut BTreeMap<(Option<String>, u32), usize> =
                     kept_at[p].entry(e.group.clone()).or_default();
-                by_slot.insert(e.slot, at);
+                by_slot.insert((e.node.clone(), e.slot), at);
             }
         }
         Ok(Self {
@@ -300,7 +301,8 @@ impl Session {
                 .enumerate()
                 .filter_map(|(at, slot)| {
                     let group = shown.groups[slot.group].as_str();
-                    let &e = kept_at.get(group)?.get(&slot.index)?;
+                    let node = slot.node.as_ref().map(|(_, id)| id.clone());
+                    let &e = kept_at.get(group)?.get(&(node, slot.index))?;
                     Some(Kept {
                         slot: at as u32,
                         data: input.ext[e].data.clone(),
@@ -383,6 +385,7 @@ impl Session {
             None => batch_group(shown),
         };
         let index = slot_shown.map(|s| s.index);
+        let node = slot_shown.and_then(|s| s.node.as_ref()).map(|(node, _)| *node);
         let plugin = &self.plugins[p];
         let hook = hook_name(shown.hook);
         if fails_open(plugin) {
@@ -391,6 +394,7 @@ impl Session {
                 hook: hook.to_string(),
                 group,
                 slot: index,
+                node,
                 cause,
             });
             return Ok(());

@@ -1,6 +1,6 @@
 //! Classification: every live allocation gets its set from the system rule table, and the rule that put it there.
 
-use super::group::NodeGroupRun;
+use super::run::NodeGroupRun;
 use super::rules::{classify, NodeFacts, Verdict};
 use crate::candidate::Standing;
 use crate::classification::Taint;

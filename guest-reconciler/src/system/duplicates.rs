@@ -1,6 +1,6 @@
 //! Duplicates: a node runs one allocation of a group per slot, so when several live ones stay on it, the newest of the job's current version is kept.
 
-use super::group::NodeGroupRun;
+use super::run::NodeGroupRun;
 use crate::candidate::Standing;
 use crate::group::updates::decide;
 use crate::pipeline::Outcome;

@@ -1,6 +1,6 @@
 //! The explanation of a system group's plan: per node slot, who claims it, how each claimant was classified, and what was decided.
 
-use super::group::NodeGroupRun;
+use super::run::NodeGroupRun;
 use crate::{CandidateReport, SlotReport};
 use std::collections::BTreeMap;
 

@@ -1,6 +1,6 @@
 //! Placement: every slot on an eligible, untainted node where nothing of the group runs gets a new allocation; finished sysbatch work is not placed again.
 
-use super::group::NodeGroupRun;
+use super::run::NodeGroupRun;
 use super::nodes::Eligibility;
 use crate::classification::Taint;
 use crate::pipeline::Outcome;
