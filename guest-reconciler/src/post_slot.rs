@@ -277,8 +277,9 @@ pub(crate) fn withdraw<'a>(
         .retain(|e| !referenced_before.contains(&e.id) || referenced_after.contains(&e.id));
 }
 
-/// The entries of `g`'s plan that concern `slots`: placements by position,
-/// the rest by allocation.
+/// The entries of `g`'s plan that concern `slots` and may be withdrawn:
+/// placements by position, the rest by allocation. Stops a safety rule
+/// makes are never among them.
 fn concerned<'a>(
     g: &(impl HookedGroup<'a> + ?Sized),
     slots: &BTreeSet<u32>,
@@ -289,7 +290,10 @@ fn concerned<'a>(
         .filter(|(_, p)| slot_of.placement(p).is_some_and(|s| slots.contains(&s)))
         .map(|(at, _)| at)
         .collect();
-    let stops = plan.stops.iter().map(|s| (&s.allocation, s.name_index));
+    let binding = &g.hooks().binding;
+    let stops = (plan.stops.iter())
+        .filter(|s| !binding.contains(&s.allocation))
+        .map(|s| (&s.allocation, s.name_index));
     let destructive = (plan.destructive_updates.iter()).map(|d| (&d.allocation, d.name_index));
     let updates = [
         &plan.in_place_updates,

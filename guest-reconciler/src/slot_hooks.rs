@@ -26,6 +26,10 @@ pub(crate) struct SlotHooks {
     pub(crate) held: BTreeSet<u32>,
     /// Stops that do not show in the stop counter, by allocation.
     pub(crate) uncounted_stops: BTreeSet<String>,
+    /// Stops a safety rule makes, by allocation: no hold, veto or deferral
+    /// withdraws them (a second live allocation on a node stops whatever a
+    /// policy says of its slot).
+    pub(crate) binding: BTreeSet<String>,
     /// What policies did, in the order they were asked.
     pub(crate) actions: Vec<PolicyAction>,
 }
@@ -38,6 +42,7 @@ impl SlotHooks {
             prepared: false,
             held: BTreeSet::new(),
             uncounted_stops: BTreeSet::new(),
+            binding: BTreeSet::new(),
             actions: Vec::new(),
         }
     }

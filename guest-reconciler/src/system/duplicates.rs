@@ -45,7 +45,12 @@ pub(super) fn run(g: &mut NodeGroupRun) -> Outcome {
             g.candidates[keep].id()
         );
         for i in staying.into_iter().filter(|&i| i != keep) {
+            // A held duplicate was counted as ignored when held.
+            if g.candidates[i].is(Standing::Held) {
+                g.plan.counters.ignore = g.plan.counters.ignore.saturating_sub(1);
+            }
             g.stop(i, Reason::Duplicate, None, message.clone(), true);
+            g.hooks.binding.insert(g.candidates[i].id().to_string());
             g.candidates[i].standing = Standing::Out;
             stopped += 1;
         }
