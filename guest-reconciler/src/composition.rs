@@ -189,14 +189,7 @@ fn post_slot(
                     ruling::PostSlot::Veto(why) => (PolicyVerdict::Vetoed, why),
                     ruling::PostSlot::Defer { reason, .. } => (PolicyVerdict::Deferred, reason),
                 };
-                let action = monitored(
-                    shown,
-                    answer.plugin,
-                    slot.group,
-                    Some(at),
-                    verdict,
-                    why,
-                );
+                let action = monitored(shown, answer.plugin, slot.group, Some(at), verdict, why);
                 ruling.monitored.push(action);
                 continue;
             }

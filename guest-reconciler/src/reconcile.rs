@@ -11,8 +11,8 @@ use crate::job::{group_names, is_system};
 use crate::pipeline::{self, Flow, Outcome, Step};
 use crate::retire::{retire, retire_group, Retirement};
 use crate::ruling::{Point, Wants};
-use crate::slot_hooks::HookedGroup;
 use crate::run::{finish_groups, Decided, JobRun};
+use crate::slot_hooks::HookedGroup;
 use crate::{phrasing, validation, InputError, JobType, Plan, ReconcileInput};
 
 /// Decides what must change for the job described by `input`, with no

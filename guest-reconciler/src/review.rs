@@ -43,7 +43,14 @@ pub(crate) fn run(run: &mut JobRun) -> Outcome {
         let Some(Decided::Run(g)) = run.decided.get_mut(at) else {
             continue;
         };
-        let action = action(g.as_ref(), &by, slot, PolicyVerdict::Vetoed, &reason, applied);
+        let action = action(
+            g.as_ref(),
+            &by,
+            slot,
+            PolicyVerdict::Vetoed,
+            &reason,
+            applied,
+        );
         if applied && !g.hooks().held.contains(&slot) {
             withdraw(g.as_mut(), &BTreeSet::from([slot]), "vetoed at review");
             g.parts().hooks.held.insert(slot);

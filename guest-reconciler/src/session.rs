@@ -385,7 +385,9 @@ impl Session {
             None => batch_group(shown),
         };
         let index = slot_shown.map(|s| s.index);
-        let node = slot_shown.and_then(|s| s.node.as_ref()).map(|(node, _)| *node);
+        let node = slot_shown
+            .and_then(|s| s.node.as_ref())
+            .map(|(node, _)| *node);
         let plugin = &self.plugins[p];
         let hook = hook_name(shown.hook);
         if fails_open(plugin) {

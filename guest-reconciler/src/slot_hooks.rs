@@ -26,9 +26,9 @@ pub(crate) struct SlotHooks {
     pub(crate) held: BTreeSet<u32>,
     /// Stops that do not show in the stop counter, by allocation.
     pub(crate) uncounted_stops: BTreeSet<String>,
-    /// Stops a safety rule makes, by allocation: no hold, veto or deferral
-    /// withdraws them (a second live allocation on a node stops whatever a
-    /// policy says of its slot).
+    /// Allocations whose stops a safety rule binds: no hold, veto or
+    /// deferral withdraws them (a system group's slot that more than one
+    /// live allocation claims keeps the stops that leave it one).
     pub(crate) binding: BTreeSet<String>,
     /// What policies did, in the order they were asked.
     pub(crate) actions: Vec<PolicyAction>,

@@ -17,11 +17,11 @@ mod destructive;
 mod duplicates;
 mod explain;
 mod group;
-mod run;
 mod nodes;
 mod placement;
 mod rollout;
 mod rules;
+mod run;
 mod screen;
 mod slots;
 mod tainted;
@@ -41,7 +41,10 @@ use run::{Context, NodeGroupRun};
 /// Starts deciding group `name` of a system job: its run, for the caller
 /// to advance, or none when the group is retired at once (its plan is then
 /// among the decided ones).
-pub(crate) fn start<'a>(run: &mut JobRun<'a>, name: &'a str) -> Option<Box<dyn HookedGroup<'a> + 'a>> {
+pub(crate) fn start<'a>(
+    run: &mut JobRun<'a>,
+    name: &'a str,
+) -> Option<Box<dyn HookedGroup<'a> + 'a>> {
     let (input, job) = (run.input, run.job?);
     let mut candidates = gather(input, Some(job), name);
     let spec = job.groups.iter().find(|g| g.name == name);

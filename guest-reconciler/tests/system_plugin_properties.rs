@@ -36,24 +36,29 @@ impl Drawn {
             0 => PreSlotDecision::Hold("drawn hold".into()),
             1 => {
                 let span = batch.slots[at].candidates;
-                let candidates = (span.first..span.first + span.count)
-                    .filter(|_| self.below(2) == 0)
-                    .map(|candidate| CandidateAdjustment {
+                let mut candidates = Vec::new();
+                for candidate in span.first..span.first + span.count {
+                    if self.below(2) == 0 {
+                        continue;
+                    }
+                    let reclassify = [
+                        None,
+                        Some(Classification::Untainted),
+                        Some(Classification::Migrate),
+                        Some(Classification::Lost),
+                    ][self.below(4) as usize];
+                    let update = [
+                        None,
+                        Some(UpdateKind::Ignore),
+                        Some(UpdateKind::InPlace),
+                        Some(UpdateKind::Destructive),
+                    ][self.below(4) as usize];
+                    candidates.push(CandidateAdjustment {
                         candidate,
-                        reclassify: [
-                            None,
-                            Some(Classification::Untainted),
-                            Some(Classification::Migrate),
-                            Some(Classification::Lost),
-                        ][self.below(4) as usize],
-                        update: [
-                            None,
-                            Some(UpdateKind::Ignore),
-                            Some(UpdateKind::InPlace),
-                            Some(UpdateKind::Destructive),
-                        ][self.below(4) as usize],
-                    })
-                    .collect();
+                        reclassify,
+                        update,
+                    });
+                }
                 PreSlotDecision::Adjust(Adjustment {
                     candidates,
                     reason: "drawn adjustment".into(),

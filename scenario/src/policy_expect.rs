@@ -104,7 +104,10 @@ fn check_actions(want: &ExpectFile, plan: &Plan, nodes: &[String], out: &mut Vec
                 "policy action {n}: expected {}{}{}, got {}",
                 w.verdict.name(),
                 w.slot.map(|s| format!(" of slot {s}")).unwrap_or_default()
-                    + &w.node.as_ref().map(|n| format!(" on {n}")).unwrap_or_default(),
+                    + &w.node
+                        .as_ref()
+                        .map(|n| format!(" on {n}"))
+                        .unwrap_or_default(),
                 w.plugin
                     .as_ref()
                     .map(|p| format!(" by {p}"))
@@ -154,7 +157,10 @@ fn check_ext(want: &ExpectFile, plan: &Plan, out: &mut Vec<String>) {
     };
     let render = |plugin: &str, group: &str, node: &Option<String>, slot: u32, data: &[u8]| {
         let at = node.as_ref().map(|n| format!("@{n}")).unwrap_or_default();
-        format!("{plugin} {group}/{slot}{at}: {}", String::from_utf8_lossy(data))
+        format!(
+            "{plugin} {group}/{slot}{at}: {}",
+            String::from_utf8_lossy(data)
+        )
     };
     let got: Vec<String> = plan
         .ext

@@ -6,8 +6,8 @@ use crate::followup::{Batch, Purpose};
 use crate::occupancy::Occupancy;
 use crate::pipeline::Reporting;
 use crate::ruling::Wants;
-use crate::slot_hooks::SlotHooks;
 use crate::slot::Slots;
+use crate::slot_hooks::SlotHooks;
 use crate::{
     ClientStatus, DeploymentGroup, DesiredUpdates, GroupPlan, Job, Placement, Reason, StepReport,
     TaskGroup, Timestamp,

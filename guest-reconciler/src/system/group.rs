@@ -87,7 +87,6 @@ fn steps<'a>() -> [Step<NodeGroupRun<'a>>; 15] {
     ]
 }
 
-
 impl<'a> HookedGroup<'a> for NodeGroupRun<'a> {
     fn spec(&self) -> &'a TaskGroup {
         self.spec

@@ -7,7 +7,8 @@
 use serde::Deserialize;
 use slotwise_plugin::{
     each_pre_slot, Adjustment, Candidate, CandidateAdjustment, Classification, ClientStatus, Hook,
-    Kept, Node, Plugin, PreSlotAnswer, PreSlotDecision, SlotBatch, SlotRef, ViewParts, READS_NOTHING,
+    Kept, Node, Plugin, PreSlotAnswer, PreSlotDecision, SlotBatch, SlotRef, ViewParts,
+    READS_NOTHING,
 };
 use std::collections::BTreeSet;
 
