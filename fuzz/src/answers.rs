@@ -89,7 +89,7 @@ impl Choices<'_> {
     }
 
     fn one_in(&mut self, n: u8) -> bool {
-        self.byte() % n == 0
+        self.byte().is_multiple_of(n)
     }
 
     /// A position among `n` items, now and then just past them or far off.

@@ -26,13 +26,10 @@ pub(crate) mod updates;
 
 pub(crate) use run::{deployment_state, empty_plan, Context, GroupRun};
 
-use crate::candidate::Candidate;
-use crate::deployment::Deployments;
 use crate::followup::{Batch, Purpose};
-use crate::pipeline::{self, Flow, Step};
-use crate::ruling::Point;
-use crate::slot_hooks::{HookedGroup, Parts, Place, SlotHooks, SlotOf};
-use crate::{post_slot, pre_slot, GroupPlan, StepReport, TaskGroup};
+use crate::pipeline::Step;
+use crate::slot_hooks::{hooked_run, HookedGroup, Place, SlotOf};
+use crate::{post_slot, pre_slot, GroupPlan};
 use std::ops::Range;
 
 /// The steps of a group that exists and wants allocations, in order.
@@ -118,29 +115,7 @@ fn steps<'a>() -> [Step<GroupRun<'a>>; 19] {
 }
 
 impl<'a> HookedGroup<'a> for GroupRun<'a> {
-    fn spec(&self) -> &'a TaskGroup {
-        self.spec
-    }
-
-    fn candidates(&self) -> &[Candidate<'a>] {
-        &self.candidates
-    }
-
-    fn plan(&self) -> &GroupPlan {
-        &self.plan
-    }
-
-    fn hooks(&self) -> &SlotHooks {
-        &self.hooks
-    }
-
-    fn parts(&mut self) -> Parts<'_, 'a> {
-        Parts {
-            candidates: &mut self.candidates,
-            plan: &mut self.plan,
-            hooks: &mut self.hooks,
-        }
-    }
+    hooked_run!('a);
 
     fn claimants(&self, slot: u32) -> Range<usize> {
         self.slots.claimants(slot)
@@ -167,28 +142,6 @@ impl<'a> HookedGroup<'a> for GroupRun<'a> {
 
     fn set_incomplete(&mut self) {
         self.complete = false;
-    }
-
-    /// The caller gives the rulings the paused step waits for in `hooks`
-    /// before running it again.
-    fn advance(&mut self) -> Flow {
-        let mut cursor = self.cursor;
-        let flow = pipeline::run(self, &steps(), &mut cursor);
-        self.cursor = cursor;
-        flow
-    }
-
-    fn paused_at(&self) -> Option<Point> {
-        let steps = steps();
-        Point::of_step(steps.get(self.cursor)?.name)
-    }
-
-    fn take_reports(&mut self, report: &mut Vec<StepReport>) {
-        report.append(&mut self.reports);
-    }
-
-    fn take_deployments(&mut self) -> Deployments<'a> {
-        std::mem::replace(&mut self.deployments, Deployments::new(None, None))
     }
 
     fn finish(self: Box<Self>) -> (GroupPlan, bool) {

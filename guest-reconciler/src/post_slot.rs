@@ -9,7 +9,7 @@ use crate::followup::batches;
 use crate::pipeline::Outcome;
 use crate::ruling::{PostSlot, Ruling, Rulings};
 use crate::slot_hooks::{act, HookedGroup, SlotOf};
-use crate::{GroupPlan, PolicyVerdict, Reason};
+use crate::{AllocationUpdate, GroupPlan, PolicyVerdict, Reason};
 use std::collections::BTreeSet;
 
 /// The post-slot step of any group.
@@ -295,15 +295,7 @@ fn concerned<'a>(
         .filter(|s| !binding.contains(&s.allocation))
         .map(|s| (&s.allocation, s.name_index));
     let destructive = (plan.destructive_updates.iter()).map(|d| (&d.allocation, d.name_index));
-    let updates = [
-        &plan.in_place_updates,
-        &plan.disconnect_updates,
-        &plan.reconnect_updates,
-        &plan.attribute_updates,
-    ]
-    .into_iter()
-    .flatten()
-    .map(|u| (&u.allocation, u.name_index));
+    let updates = allocation_updates(plan).map(|u| (&u.allocation, u.name_index));
     let claimed = stops
         .chain(destructive)
         .chain(updates)
@@ -320,7 +312,13 @@ fn concerned<'a>(
 /// The follow-up evaluations the plan's entries refer to.
 fn followup_refs(plan: &GroupPlan) -> BTreeSet<String> {
     let stops = plan.stops.iter().filter_map(|s| s.followup_eval.clone());
-    let updates = [
+    let updates = allocation_updates(plan).filter_map(|u| u.followup_eval.clone());
+    stops.chain(updates).collect()
+}
+
+/// Every update of an existing allocation the plan holds, list after list.
+fn allocation_updates(plan: &GroupPlan) -> impl Iterator<Item = &AllocationUpdate> {
+    [
         &plan.in_place_updates,
         &plan.disconnect_updates,
         &plan.reconnect_updates,
@@ -328,6 +326,4 @@ fn followup_refs(plan: &GroupPlan) -> BTreeSet<String> {
     ]
     .into_iter()
     .flatten()
-    .filter_map(|u| u.followup_eval.clone());
-    stops.chain(updates).collect()
 }

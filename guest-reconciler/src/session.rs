@@ -44,13 +44,17 @@ pub struct Session {
     fresh: Vec<SlotExt>,
     /// Per plugin, where its bytes from earlier runs are in the input's
     /// ext data, by group, then node id (for a node slot) and name index.
-    kept_at: Vec<BTreeMap<String, BTreeMap<(Option<String>, u32), usize>>>,
+    kept_at: Vec<BTreeMap<String, BTreeMap<SlotName, usize>>>,
     /// The hook point being asked about, while the run is paused at one.
     point: Option<Asking>,
     /// Set once the session returned its plan or an error.
     over: bool,
     started: bool,
 }
+
+/// How `ext` data names a slot within its group: the node's id for a
+/// node slot, and the name index.
+type SlotName = (Option<String>, u32);
 
 /// What the session keeps of one plugin.
 #[derive(Default)]
@@ -126,7 +130,7 @@ impl Session {
         let mut kept_at = vec![BTreeMap::new(); plugins.len()];
         for (at, e) in input.ext.iter().enumerate() {
             if let Some(p) = plugins.iter().position(|c| c.name == e.plugin) {
-                let by_slot: &mut BTreeMap<(Option<String>, u32), usize> =
+                let by_slot: &mut BTreeMap<SlotName, usize> =
                     kept_at[p].entry(e.group.clone()).or_default();
                 by_slot.insert((e.node.clone(), e.slot), at);
             }

@@ -160,3 +160,58 @@ pub(crate) fn action<'a>(
         applied,
     }
 }
+
+/// The methods of [`HookedGroup`] that read and lend a run's own fields and
+/// drive its step table, written once for every kind of group: for a run
+/// whose fields are named `spec`, `candidates`, `plan`, `hooks`,
+/// `deployments`, `reports` and `cursor`, in a module whose `steps()` is its
+/// step table. `$a` is the run's lifetime.
+macro_rules! hooked_run {
+    ($a:lifetime) => {
+        fn spec(&self) -> &$a $crate::TaskGroup {
+            self.spec
+        }
+
+        fn candidates(&self) -> &[$crate::candidate::Candidate<$a>] {
+            &self.candidates
+        }
+
+        fn plan(&self) -> &$crate::GroupPlan {
+            &self.plan
+        }
+
+        fn hooks(&self) -> &$crate::slot_hooks::SlotHooks {
+            &self.hooks
+        }
+
+        fn parts(&mut self) -> $crate::slot_hooks::Parts<'_, $a> {
+            $crate::slot_hooks::Parts {
+                candidates: &mut self.candidates,
+                plan: &mut self.plan,
+                hooks: &mut self.hooks,
+            }
+        }
+
+        fn advance(&mut self) -> $crate::pipeline::Flow {
+            let mut cursor = self.cursor;
+            let flow = $crate::pipeline::run(self, &steps(), &mut cursor);
+            self.cursor = cursor;
+            flow
+        }
+
+        fn paused_at(&self) -> Option<$crate::ruling::Point> {
+            let steps = steps();
+            $crate::ruling::Point::of_step(steps.get(self.cursor)?.name)
+        }
+
+        fn take_reports(&mut self, report: &mut Vec<$crate::StepReport>) {
+            report.append(&mut self.reports);
+        }
+
+        fn take_deployments(&mut self) -> $crate::deployment::Deployments<$a> {
+            let none = $crate::deployment::Deployments::new(None, None);
+            std::mem::replace(&mut self.deployments, none)
+        }
+    };
+}
+pub(crate) use hooked_run;

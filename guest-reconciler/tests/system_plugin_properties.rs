@@ -173,23 +173,7 @@ proptest! {
         seed in any::<u64>(),
     ) {
         let plan = plan_with_plugin(&input, seed);
-        for (group, g) in input.allocations.iter().zip(&plan.groups) {
-            prop_assert_eq!(&group.group, &g.group);
-            let stopped: Vec<&str> = g.stops.iter().map(|s| s.allocation.as_str()).collect();
-            let mut live: BTreeMap<(u32, u32), u32> = BTreeMap::new();
-            for a in group.allocations.iter().filter(|a| is_live(a)) {
-                if !stopped.contains(&a.spec.id.as_str()) {
-                    *live.entry((a.spec.node, a.spec.name_index)).or_default() += 1;
-                }
-            }
-            for p in &g.placements {
-                let node = p.node.expect("a system placement names its node");
-                *live.entry((node, p.name_index)).or_default() += 1;
-            }
-            for ((node, index), n) in live {
-                prop_assert!(n <= 1, "{} allocations of {} in slot {} on node {}", n, g.group, index, node);
-            }
-        }
+        at_most_one_live_per_slot(&input, &plan)?;
     }
 
     /// Whatever the plugin answers, nothing new goes to a tainted or

@@ -11,13 +11,10 @@
 use super::run::NodeGroupRun;
 use super::{budget, canaries, classify, completion, destructive, duplicates, placement};
 use super::{rollout, screen, tainted, tally, updates};
-use crate::candidate::Candidate;
-use crate::deployment::Deployments;
 use crate::followup::{Batch, Purpose};
-use crate::pipeline::{self, Flow, Step};
-use crate::ruling::Point;
-use crate::slot_hooks::{HookedGroup, Parts, Place, SlotHooks, SlotOf};
-use crate::{post_slot, pre_slot, GroupPlan, StepReport, TaskGroup};
+use crate::pipeline::Step;
+use crate::slot_hooks::{hooked_run, HookedGroup, Place, SlotOf};
+use crate::{post_slot, pre_slot, GroupPlan};
 use std::collections::BTreeMap;
 use std::ops::Range;
 
@@ -88,29 +85,7 @@ fn steps<'a>() -> [Step<NodeGroupRun<'a>>; 15] {
 }
 
 impl<'a> HookedGroup<'a> for NodeGroupRun<'a> {
-    fn spec(&self) -> &'a TaskGroup {
-        self.spec
-    }
-
-    fn candidates(&self) -> &[Candidate<'a>] {
-        &self.candidates
-    }
-
-    fn plan(&self) -> &GroupPlan {
-        &self.plan
-    }
-
-    fn hooks(&self) -> &SlotHooks {
-        &self.hooks
-    }
-
-    fn parts(&mut self) -> Parts<'_, 'a> {
-        Parts {
-            candidates: &mut self.candidates,
-            plan: &mut self.plan,
-            hooks: &mut self.hooks,
-        }
-    }
+    hooked_run!('a);
 
     /// A node slot is named by its position among the group's slots.
     fn claimants(&self, slot: u32) -> Range<usize> {
@@ -159,26 +134,6 @@ impl<'a> HookedGroup<'a> for NodeGroupRun<'a> {
 
     fn set_incomplete(&mut self) {
         self.complete = false;
-    }
-
-    fn advance(&mut self) -> Flow {
-        let mut cursor = self.cursor;
-        let flow = pipeline::run(self, &steps(), &mut cursor);
-        self.cursor = cursor;
-        flow
-    }
-
-    fn paused_at(&self) -> Option<Point> {
-        let steps = steps();
-        Point::of_step(steps.get(self.cursor)?.name)
-    }
-
-    fn take_reports(&mut self, report: &mut Vec<StepReport>) {
-        report.append(&mut self.reports);
-    }
-
-    fn take_deployments(&mut self) -> Deployments<'a> {
-        std::mem::replace(&mut self.deployments, Deployments::new(None, None))
     }
 
     fn finish(mut self: Box<Self>) -> (GroupPlan, bool) {

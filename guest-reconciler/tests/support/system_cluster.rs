@@ -481,3 +481,33 @@ pub fn canary_bound(update: &UpdateStrategy, slots: usize) -> u32 {
     let rounded_up = (u64::from(update.canary) * slots as u64).div_ceil(100);
     rounded_up.min(u64::from(update.max_parallel)) as u32
 }
+
+/// Checks that after `plan`, every node runs at most one live allocation of
+/// a group per slot.
+pub fn at_most_one_live_per_slot(input: &ReconcileInput, plan: &Plan) -> Result<(), TestCaseError> {
+    for (group, g) in input.allocations.iter().zip(&plan.groups) {
+        prop_assert_eq!(&group.group, &g.group);
+        let stopped: Vec<&str> = g.stops.iter().map(|s| s.allocation.as_str()).collect();
+        let mut live: std::collections::BTreeMap<(u32, u32), u32> = Default::default();
+        for a in group.allocations.iter().filter(|a| is_live(a)) {
+            if !stopped.contains(&a.spec.id.as_str()) {
+                *live.entry((a.spec.node, a.spec.name_index)).or_default() += 1;
+            }
+        }
+        for p in &g.placements {
+            let node = p.node.expect("a system placement names its node");
+            *live.entry((node, p.name_index)).or_default() += 1;
+        }
+        for ((node, index), n) in live {
+            prop_assert!(
+                n <= 1,
+                "{} allocations of {} in slot {} on node {}",
+                n,
+                g.group,
+                index,
+                node
+            );
+        }
+    }
+    Ok(())
+}
