@@ -405,9 +405,11 @@ impl Session {
             });
             return Ok(());
         }
-        let place = match (&group, index) {
-            (Some(g), Some(s)) => format!(" (group {g}, slot {s})"),
-            (Some(g), None) => format!(" (group {g})"),
+        let node_id = slot_shown.and_then(|s| s.node.as_ref()).map(|(_, id)| id);
+        let place = match (&group, index, node_id) {
+            (Some(g), Some(_), Some(id)) => format!(" (group {g}, node {id})"),
+            (Some(g), Some(s), None) => format!(" (group {g}, slot {s})"),
+            (Some(g), None, _) => format!(" (group {g})"),
             _ => String::new(),
         };
         Err(SessionError {
