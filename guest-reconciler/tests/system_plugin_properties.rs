@@ -1,6 +1,6 @@
 //! Whatever plugins answer on a system or sysbatch job (holds, adjustments, vetoes, deferrals, review vetoes, promotions), the system safety rules still hold.
 
-#[path = "support/system_cluster.rs"]
+#[path = "clusters/system.rs"]
 #[allow(dead_code)] // shared with system_properties.rs, which reads more of it
 mod system_cluster;
 

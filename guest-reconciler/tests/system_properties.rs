@@ -1,6 +1,6 @@
 //! Safety rules of system and sysbatch jobs, checked on generated clusters: nodes in every state, allocations of several versions, deployments at every stage.
 
-#[path = "support/system_cluster.rs"]
+#[path = "clusters/system.rs"]
 mod system_cluster;
 
 use proptest::prelude::*;
