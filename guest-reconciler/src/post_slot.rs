@@ -8,7 +8,7 @@
 use crate::followup::batches;
 use crate::pipeline::Outcome;
 use crate::ruling::{PostSlot, Ruling, Rulings};
-use crate::slot_hooks::{act, HookedGroup, SlotOf};
+use crate::slot_hooks::{action, HookedGroup, SlotOf};
 use crate::{AllocationUpdate, GroupPlan, PolicyVerdict, Reason};
 use std::collections::BTreeSet;
 
@@ -39,17 +39,23 @@ pub(crate) fn run<'a, G: HookedGroup<'a>>(g: &mut G) -> Outcome {
     let mut deferrals = Vec::new();
     for (Ruling { ruled, monitored }, &slot) in rulings.into_iter().zip(&items) {
         if let Some(ruled) = ruled {
-            match &ruled.decision {
-                PostSlot::Veto(why) => {
-                    kept.insert(slot);
-                    act(g, &ruled.by, slot, PolicyVerdict::Vetoed, why);
-                }
-                PostSlot::Defer { until, reason } => {
-                    kept.insert(slot);
-                    deferrals.push((slot as usize, *until));
-                    act(g, &ruled.by, slot, PolicyVerdict::Deferred, reason);
-                }
+            // A slot whose every change a safety rule binds keeps them: the
+            // guard refuses the ruling, and the plan says so.
+            let applies = withdrawable(g, slot);
+            if applies {
+                kept.insert(slot);
             }
+            let (verdict, why) = match &ruled.decision {
+                PostSlot::Veto(why) => (PolicyVerdict::Vetoed, why),
+                PostSlot::Defer { until, reason } => {
+                    if applies {
+                        deferrals.push((slot as usize, *until));
+                    }
+                    (PolicyVerdict::Deferred, reason)
+                }
+            };
+            let action = action(g, &ruled.by, slot, verdict, why, applies);
+            g.parts().hooks.actions.push(action);
         }
         g.parts().hooks.actions.extend(monitored);
     }
@@ -275,6 +281,13 @@ pub(crate) fn withdraw<'a>(
     let referenced_after = followup_refs(plan);
     plan.followup_evals
         .retain(|e| !referenced_before.contains(&e.id) || referenced_after.contains(&e.id));
+}
+
+/// Whether a hold, veto or deferral of slot `slot` of `g` would withdraw
+/// anything: not when a safety rule binds every change of the slot.
+pub(crate) fn withdrawable<'a>(g: &(impl HookedGroup<'a> + ?Sized), slot: u32) -> bool {
+    let (placed, claimed) = concerned(g, &BTreeSet::from([slot]));
+    !placed.is_empty() || !claimed.is_empty()
 }
 
 /// The entries of `g`'s plan that concern `slots` and may be withdrawn:

@@ -5,7 +5,7 @@
 //! another slot in the same round, as at post-slot.
 
 use crate::pipeline::Outcome;
-use crate::post_slot::withdraw;
+use crate::post_slot::{withdraw, withdrawable};
 use crate::ruling::{ReviewVeto, Rulings};
 use crate::run::{Decided, JobRun};
 use crate::slot_hooks::action;
@@ -43,6 +43,9 @@ pub(crate) fn run(run: &mut JobRun) -> Outcome {
         let Some(Decided::Run(g)) = run.decided.get_mut(at) else {
             continue;
         };
+        // A slot whose every change a safety rule binds keeps them: the
+        // guard refuses the veto, and the plan says so.
+        let applied = applied && withdrawable(g.as_ref(), slot);
         let action = action(
             g.as_ref(),
             &by,
