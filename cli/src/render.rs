@@ -74,6 +74,7 @@ pub fn plan(input: &ReconcileInput, plan: &Plan, explain: bool) -> String {
         let _ = writeln!(out, "\npolicy");
         for a in &plan.policy_actions {
             let slot = a.slot.map(|s| format!(" slot {s}")).unwrap_or_default();
+            let slot = slot + &on_node(input, a.node);
             let applied = if a.applied { "" } else { " (not applied)" };
             let _ = writeln!(
                 out,
@@ -92,7 +93,7 @@ pub fn plan(input: &ReconcileInput, plan: &Plan, explain: bool) -> String {
         );
         for f in &plan.plugin_failures {
             let place = match (&f.group, f.slot) {
-                (Some(g), Some(s)) => format!(" {g}/{s}"),
+                (Some(g), Some(s)) => format!(" {g}/{s}{}", on_node(input, f.node)),
                 (Some(g), None) => format!(" {g}"),
                 _ => String::new(),
             };
@@ -359,6 +360,13 @@ fn slots_section(out: &mut String, input: &ReconcileInput, g: &GroupPlan) {
 }
 
 /// The non-zero counters, like `place 5 · ignore 5`.
+/// ` on node X` for a node slot at input position `node`; nothing otherwise.
+fn on_node(input: &ReconcileInput, node: Option<u32>) -> String {
+    node.and_then(|n| input.nodes.get(n as usize))
+        .map(|n| format!(" on node {}", n.id))
+        .unwrap_or_default()
+}
+
 pub fn counters(c: &DesiredUpdates) -> String {
     let all = [
         ("ignore", c.ignore),

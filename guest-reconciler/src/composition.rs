@@ -25,19 +25,22 @@ pub(crate) fn compose(shown: &Shown, answers: Vec<Answer>) -> (Rulings, Vec<Slot
     (rulings, ext)
 }
 
-/// What a monitoring plugin would have done to an item.
+/// What a monitoring plugin would have done to an item: a group at
+/// promotion, or batch slot `at`.
 fn monitored(
     shown: &Shown,
     plugin: &str,
     group: usize,
-    slot: Option<u32>,
+    at: Option<usize>,
     verdict: PolicyVerdict,
     reason: String,
 ) -> PolicyAction {
+    let slot = at.map(|at| &shown.slots[at]);
     PolicyAction {
         plugin: plugin.to_string(),
         group: shown.groups[group].clone(),
-        slot,
+        slot: slot.map(|s| s.index),
+        node: slot.and_then(|s| s.node.as_ref()).map(|(node, _)| *node),
         verdict,
         reason,
         applied: false,
@@ -52,6 +55,7 @@ fn keep(shown: &Shown, ext: &mut Vec<SlotExt>, plugin: &str, at: usize, data: Op
             plugin: plugin.to_string(),
             group: shown.groups[slot.group].clone(),
             slot: slot.index,
+            node: slot.node.as_ref().map(|(_, id)| id.clone()),
             data,
         });
     }
@@ -81,7 +85,7 @@ fn pre_slot(
                     shown,
                     answer.plugin,
                     slot.group,
-                    Some(slot.index),
+                    Some(at),
                     PolicyVerdict::Held,
                     why,
                 )),
@@ -89,7 +93,7 @@ fn pre_slot(
                     shown,
                     answer.plugin,
                     slot.group,
-                    Some(slot.index),
+                    Some(at),
                     PolicyVerdict::Adjusted,
                     a.reason,
                 )),
@@ -185,14 +189,7 @@ fn post_slot(
                     ruling::PostSlot::Veto(why) => (PolicyVerdict::Vetoed, why),
                     ruling::PostSlot::Defer { reason, .. } => (PolicyVerdict::Deferred, reason),
                 };
-                let action = monitored(
-                    shown,
-                    answer.plugin,
-                    slot.group,
-                    Some(slot.index),
-                    verdict,
-                    why,
-                );
+                let action = monitored(shown, answer.plugin, slot.group, Some(at), verdict, why);
                 ruling.monitored.push(action);
                 continue;
             }
@@ -285,7 +282,7 @@ fn review(shown: &Shown, answers: Vec<Answer>) -> Vec<ReviewVeto> {
             let slot = &shown.slots[at];
             vetoes.push(ReviewVeto {
                 group: slot.group,
-                slot: slot.index,
+                slot: slot.slot,
                 by: answer.plugin.to_string(),
                 reason,
                 applied: !answer.monitor,

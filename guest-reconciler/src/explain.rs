@@ -46,14 +46,7 @@ pub(crate) fn slots(
     let mut policy: BTreeMap<u32, Vec<String>> = BTreeMap::new();
     for a in actions {
         if let Some(index) = a.slot {
-            let unapplied = if a.applied { "" } else { " (not applied)" };
-            let line = format!(
-                "{} by {}: {}{unapplied}",
-                a.verdict.name(),
-                a.plugin,
-                a.reason
-            );
-            policy.entry(index).or_default().push(line);
+            policy.entry(index).or_default().push(policy_line(a));
         }
     }
     let mut indexes = slots.all(count);
@@ -95,4 +88,15 @@ fn report(c: &Candidate, now: Timestamp) -> CandidateReport {
             .clone()
             .unwrap_or_else(|| "left as it is".to_string()),
     }
+}
+
+/// What a policy did to a slot, as a slot's explanation says it.
+pub(crate) fn policy_line(a: &PolicyAction) -> String {
+    let unapplied = if a.applied { "" } else { " (not applied)" };
+    format!(
+        "{} by {}: {}{unapplied}",
+        a.verdict.name(),
+        a.plugin,
+        a.reason
+    )
 }

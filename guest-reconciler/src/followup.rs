@@ -1,6 +1,6 @@
 //! Follow-up evaluations: delayed work batched so that no two evaluations are due within five seconds of each other.
 
-use crate::{Duration, EvalTrigger, Reason, Timestamp};
+use crate::{Duration, EvalTrigger, FollowupEval, Job, Reason, Timestamp};
 
 /// Items due less than this long after the first of a batch join the batch.
 const BATCH_WINDOW: Duration = 5_000_000_000;
@@ -65,6 +65,34 @@ impl Purpose {
                 format!("decide about {n} disconnected allocation{plural} when lost-after passes")
             }
             Purpose::PolicyDeferral => format!("look again at {n} deferred slot{plural}"),
+        }
+    }
+}
+
+impl Purpose {
+    /// The `nth` evaluation of a run, `id`, for the items of `batch`.
+    pub(crate) fn evaluation(
+        self,
+        nth: usize,
+        batch: &Batch,
+        id: String,
+        job: &Job,
+        priority: u32,
+        now: Timestamp,
+    ) -> FollowupEval {
+        FollowupEval {
+            trigger: self.trigger(nth),
+            wait_until: batch.wait_until,
+            description: self.description(nth).to_string(),
+            priority,
+            job_modify_index: job.modify_index,
+            reason: self.reason(),
+            message: format!(
+                "{} {}",
+                self.task(batch.members.len()),
+                crate::phrasing::relative(batch.wait_until, now)
+            ),
+            id,
         }
     }
 }

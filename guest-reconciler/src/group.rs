@@ -16,8 +16,6 @@ mod disconnect;
 mod followups;
 mod migration;
 mod placement;
-mod post_slot;
-mod pre_slot;
 mod reconnect;
 mod rescheduling;
 mod rollout;
@@ -26,11 +24,13 @@ pub(crate) mod screen;
 mod surplus;
 pub(crate) mod updates;
 
-pub(crate) use post_slot::{changes_by_slot, withdraw, ChangeKind, Proposals, Proposed};
 pub(crate) use run::{deployment_state, empty_plan, Context, GroupRun};
 
-use crate::pipeline::{self, Flow, Step};
-use crate::ruling::Point;
+use crate::followup::{Batch, Purpose};
+use crate::pipeline::Step;
+use crate::slot_hooks::{hooked_run, HookedGroup, Place, SlotOf};
+use crate::{post_slot, pre_slot, GroupPlan};
+use std::ops::Range;
 
 /// The steps of a group that exists and wants allocations, in order.
 fn steps<'a>() -> [Step<GroupRun<'a>>; 19] {
@@ -49,7 +49,7 @@ fn steps<'a>() -> [Step<GroupRun<'a>>; 19] {
         },
         Step {
             name: "pre-slot",
-            run: pre_slot::run,
+            run: pre_slot::run::<GroupRun>,
         },
         Step {
             name: "reschedule",
@@ -105,7 +105,7 @@ fn steps<'a>() -> [Step<GroupRun<'a>>; 19] {
         },
         Step {
             name: "post-slot",
-            run: post_slot::run,
+            run: post_slot::run::<GroupRun>,
         },
         Step {
             name: "completion",
@@ -114,20 +114,37 @@ fn steps<'a>() -> [Step<GroupRun<'a>>; 19] {
     ]
 }
 
-impl GroupRun<'_> {
-    /// Runs the steps from where the run stopped, until one pauses or all
-    /// have run. The caller gives the rulings the paused step waits for in
-    /// `rulings` before running it again.
-    pub(crate) fn advance(&mut self) -> Flow {
-        let mut cursor = self.cursor;
-        let flow = pipeline::run(self, &steps(), &mut cursor);
-        self.cursor = cursor;
-        flow
+impl<'a> HookedGroup<'a> for GroupRun<'a> {
+    hooked_run!('a);
+
+    fn claimants(&self, slot: u32) -> Range<usize> {
+        self.slots.claimants(slot)
     }
 
-    /// The hook point the run is paused at, if any.
-    pub(crate) fn paused_at(&self) -> Option<Point> {
-        let steps = steps();
-        Point::of_step(steps.get(self.cursor)?.name)
+    fn place(&self, slot: u32) -> Place {
+        Place {
+            index: slot,
+            node: None,
+        }
+    }
+
+    fn slot_of(&self) -> SlotOf<'_> {
+        SlotOf::Index
+    }
+
+    fn pre_slot_items(&self) -> Vec<u32> {
+        self.slots.all(self.spec.count)
+    }
+
+    fn defer(&mut self, batches: Vec<Batch>) {
+        self.create_evals(batches, Purpose::PolicyDeferral, false);
+    }
+
+    fn set_incomplete(&mut self) {
+        self.complete = false;
+    }
+
+    fn finish(self: Box<Self>) -> (GroupPlan, bool) {
+        self.finish_plan()
     }
 }

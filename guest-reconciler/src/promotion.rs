@@ -65,6 +65,7 @@ fn apply(run: &mut JobRun, request: &Awaiting, by: &str, decision: Call) -> Stri
             plugin: by.to_string(),
             group: group.to_string(),
             slot: None,
+            node: None,
             verdict,
             reason: reason.to_string(),
             applied,

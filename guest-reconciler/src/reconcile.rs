@@ -7,11 +7,13 @@
 use crate::candidate::gather;
 use crate::deployment::Deployments;
 use crate::group::{Context, GroupRun};
+use crate::job::{group_names, is_system};
 use crate::pipeline::{self, Flow, Outcome, Step};
 use crate::retire::{retire, retire_group, Retirement};
 use crate::ruling::{Point, Wants};
 use crate::run::{finish_groups, Decided, JobRun};
-use crate::{phrasing, validation, InputError, Job, JobType, Plan, ReconcileInput};
+use crate::slot_hooks::HookedGroup;
+use crate::{phrasing, validation, InputError, JobType, Plan, ReconcileInput};
 
 /// Decides what must change for the job described by `input`, with no
 /// policy consulted.
@@ -121,32 +123,22 @@ fn groups(run: &mut JobRun) -> Outcome {
     let (input, Some(job)) = (run.input, run.job) else {
         return Outcome::skipped("no job");
     };
-    if crate::system::is_system(job.kind) {
-        return crate::system::groups(run);
-    }
-    let ctx = Context {
-        job,
-        eval_id: &input.eval.id,
-        eval_priority: input.eval.priority,
-        now: input.now,
-        is_batch: job.kind == JobType::Batch,
-        explain: input.explain,
-    };
+    let system = is_system(job.kind);
     let names = run
         .names
         .get_or_insert_with(|| group_names(input, Some(job)))
         .clone();
     loop {
         if let Some(mut g) = run.current.take() {
-            g.rulings = run.rulings.take();
+            g.parts().hooks.rulings = run.rulings.take();
             let flow = g.advance();
             g.take_reports(&mut run.reports);
             if flow == Flow::Paused {
                 run.current = Some(g);
                 return Outcome::pause();
             }
-            run.deployments = std::mem::replace(&mut g.deployments, Deployments::new(None, None));
-            run.actions.extend(g.actions.iter().cloned());
+            run.deployments = g.take_deployments();
+            run.actions.extend(g.hooks().actions.iter().cloned());
             if run.wants.review {
                 run.decided.push(Decided::Run(g));
             } else {
@@ -159,20 +151,14 @@ fn groups(run: &mut JobRun) -> Outcome {
             break;
         };
         run.next_group += 1;
-        let mut candidates = gather(input, Some(job), name);
-        match job.groups.iter().find(|g| g.name == name) {
-            Some(spec) if spec.count > 0 => {
-                let deployments =
-                    std::mem::replace(&mut run.deployments, Deployments::new(None, None));
-                let g = GroupRun::new(ctx, deployments, spec, candidates, run.wants);
-                run.current = Some(Box::new(g));
-            }
-            spec => {
-                crate::group::screen::server_stopped(&mut candidates, ctx.is_batch);
-                let plan = retire_group(name, spec, &mut candidates, input, &mut run.reports);
-                run.decided.push(Decided::Plan(Box::new(plan)));
-            }
-        }
+        run.current = if system {
+            crate::system::start(run, name)
+        } else {
+            start(run, name)
+        };
+    }
+    if system {
+        return crate::system::decided(run);
     }
     Outcome::done(format!(
         "{} reconciled",
@@ -180,11 +166,40 @@ fn groups(run: &mut JobRun) -> Outcome {
     ))
 }
 
+/// Starts deciding group `name` of a service or batch job: its run, for the
+/// caller to advance, or none when the group is retired at once (its plan
+/// is then among the decided ones).
+fn start<'a>(run: &mut JobRun<'a>, name: &'a str) -> Option<Box<dyn HookedGroup<'a> + 'a>> {
+    let (input, job) = (run.input, run.job?);
+    let ctx = Context {
+        job,
+        eval_id: &input.eval.id,
+        eval_priority: input.eval.priority,
+        now: input.now,
+        is_batch: job.kind == JobType::Batch,
+        explain: input.explain,
+    };
+    let mut candidates = gather(input, Some(job), name);
+    match job.groups.iter().find(|g| g.name == name) {
+        Some(spec) if spec.count > 0 => {
+            let deployments = std::mem::replace(&mut run.deployments, Deployments::new(None, None));
+            let g = GroupRun::new(ctx, deployments, spec, candidates, run.wants);
+            Some(Box::new(g))
+        }
+        spec => {
+            crate::group::screen::server_stopped(&mut candidates, ctx.is_batch);
+            let plan = retire_group(name, spec, &mut candidates, input, &mut run.reports);
+            run.decided.push(Decided::Plan(Box::new(plan)));
+            None
+        }
+    }
+}
+
 fn deployment_status(run: &mut JobRun) -> Outcome {
     let Some(job) = run.job else {
         return Outcome::skipped("no job");
     };
-    if crate::system::is_system(job.kind) {
+    if is_system(job.kind) {
         return crate::system::deployment_status(run);
     }
     finish_groups(run);
@@ -197,18 +212,4 @@ fn deployment_status(run: &mut JobRun) -> Outcome {
             run.deployments.updates.len()
         )),
     }
-}
-
-/// The groups to reconcile: the job's, in its order, then those only
-/// allocations still name, in input order.
-pub(crate) fn group_names<'a>(input: &'a ReconcileInput, job: Option<&'a Job>) -> Vec<&'a str> {
-    let mut names: Vec<&str> = job
-        .map(|j| j.groups.iter().map(|g| g.name.as_str()).collect())
-        .unwrap_or_default();
-    for g in &input.allocations {
-        if !names.contains(&g.group.as_str()) {
-            names.push(&g.group);
-        }
-    }
-    names
 }

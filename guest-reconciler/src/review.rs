@@ -4,11 +4,12 @@
 //! pairs with stand or fall together. Work a veto frees is not handed to
 //! another slot in the same round, as at post-slot.
 
-use crate::group::withdraw;
 use crate::pipeline::Outcome;
+use crate::post_slot::{withdraw, withdrawable};
 use crate::ruling::{ReviewVeto, Rulings};
 use crate::run::{Decided, JobRun};
-use crate::{PolicyAction, PolicyVerdict};
+use crate::slot_hooks::action;
+use crate::PolicyVerdict;
 use std::collections::BTreeSet;
 
 pub(crate) fn run(run: &mut JobRun) -> Outcome {
@@ -42,21 +43,24 @@ pub(crate) fn run(run: &mut JobRun) -> Outcome {
         let Some(Decided::Run(g)) = run.decided.get_mut(at) else {
             continue;
         };
-        let action = PolicyAction {
-            plugin: by,
-            group: g.spec.name.clone(),
-            slot: Some(slot),
-            verdict: PolicyVerdict::Vetoed,
-            reason,
+        // A slot whose every change a safety rule binds keeps them: the
+        // guard refuses the veto, and the plan says so.
+        let applied = applied && withdrawable(g.as_ref(), slot);
+        let action = action(
+            g.as_ref(),
+            &by,
+            slot,
+            PolicyVerdict::Vetoed,
+            &reason,
             applied,
-        };
-        if applied && !g.held_slots.contains(&slot) {
-            withdraw(g, &BTreeSet::from([slot]), "vetoed at review");
-            g.held_slots.insert(slot);
-            g.complete = false;
+        );
+        if applied && !g.hooks().held.contains(&slot) {
+            withdraw(g.as_mut(), &BTreeSet::from([slot]), "vetoed at review");
+            g.parts().hooks.held.insert(slot);
+            g.set_incomplete();
             withdrawn += 1;
         }
-        g.actions.push(action.clone());
+        g.parts().hooks.actions.push(action.clone());
         run.actions.push(action);
     }
     Outcome::done(format!(

@@ -85,7 +85,7 @@ pub(crate) enum Promotion {
 pub(crate) struct ReviewVeto {
     /// The group's position among the groups reviewed.
     pub(crate) group: usize,
-    /// The slot's name index.
+    /// The slot, as its group names it (see `slot_hooks`).
     pub(crate) slot: u32,
     pub(crate) by: String,
     pub(crate) reason: String,

@@ -2,9 +2,10 @@
 
 use crate::candidate::Candidate;
 use crate::deployment::Deployments;
-use crate::group::GroupRun;
 use crate::pipeline::Reporting;
+use crate::post_slot::post_slot_items;
 use crate::ruling::{Rulings, Wants};
+use crate::slot_hooks::HookedGroup;
 use crate::{
     phrasing, GroupPlan, Job, NewDeployment, Plan, PolicyAction, ReconcileInput, SlotExt,
     StepReport, StepStatus,
@@ -13,10 +14,10 @@ use std::collections::BTreeMap;
 
 /// The plugin data the plan carries: what the input carried, with `fresh`
 /// data in place of earlier data for the same plugin and slot, sorted by
-/// plugin, group and slot.
+/// plugin, group, node and slot.
 pub(crate) fn carried_ext(input: &[SlotExt], fresh: Vec<SlotExt>) -> Vec<SlotExt> {
-    let key = |e: &SlotExt| (e.plugin.clone(), e.group.clone(), e.slot);
-    let mut by_key: BTreeMap<(String, String, u32), SlotExt> =
+    let key = |e: &SlotExt| (e.plugin.clone(), e.group.clone(), e.node.clone(), e.slot);
+    let mut by_key: BTreeMap<(String, String, Option<String>, u32), SlotExt> =
         input.iter().map(|e| (key(e), e.clone())).collect();
     for e in fresh {
         by_key.insert(key(&e), e);
@@ -47,7 +48,7 @@ impl Awaiting<'_> {
 /// kept whole until the review of the plan is over.
 pub(crate) enum Decided<'a> {
     Plan(Box<GroupPlan>),
-    Run(Box<GroupRun<'a>>),
+    Run(Box<dyn HookedGroup<'a> + 'a>),
 }
 
 /// The state of a job's run, kept between pauses.
@@ -65,7 +66,7 @@ pub(crate) struct JobRun<'a> {
     /// Deployment groups whose canaries await promotion, once known.
     pub(crate) awaiting: Vec<Awaiting<'a>>,
     /// The group being decided, paused at a hook point.
-    pub(crate) current: Option<Box<GroupRun<'a>>>,
+    pub(crate) current: Option<Box<dyn HookedGroup<'a> + 'a>>,
     /// The groups decided so far, in order.
     pub(crate) decided: Vec<Decided<'a>>,
     /// The groups still to decide, once the groups step started.
@@ -143,7 +144,7 @@ impl<'a> JobRun<'a> {
             .iter()
             .enumerate()
             .filter_map(|(at, d)| match d {
-                Decided::Run(g) => Some((at, g.post_slot_items())),
+                Decided::Run(g) => Some((at, post_slot_items(g.as_ref()))),
                 Decided::Plan(_) => None,
             })
             .filter(|(_, slots)| !slots.is_empty())

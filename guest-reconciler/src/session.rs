@@ -43,14 +43,18 @@ pub struct Session {
     /// Bytes plugins attached to slots this run.
     fresh: Vec<SlotExt>,
     /// Per plugin, where its bytes from earlier runs are in the input's
-    /// ext data, by group and slot.
-    kept_at: Vec<BTreeMap<String, BTreeMap<u32, usize>>>,
+    /// ext data, by group, then node id (for a node slot) and name index.
+    kept_at: Vec<BTreeMap<String, BTreeMap<SlotName, usize>>>,
     /// The hook point being asked about, while the run is paused at one.
     point: Option<Asking>,
     /// Set once the session returned its plan or an error.
     over: bool,
     started: bool,
 }
+
+/// How `ext` data names a slot within its group: the node's id for a
+/// node slot, and the name index.
+type SlotName = (Option<String>, u32);
 
 /// What the session keeps of one plugin.
 #[derive(Default)]
@@ -118,6 +122,7 @@ impl Session {
                     hook: "load".into(),
                     group: None,
                     slot: None,
+                    node: None,
                     cause: cause.clone(),
                 });
             }
@@ -125,9 +130,9 @@ impl Session {
         let mut kept_at = vec![BTreeMap::new(); plugins.len()];
         for (at, e) in input.ext.iter().enumerate() {
             if let Some(p) = plugins.iter().position(|c| c.name == e.plugin) {
-                let by_slot: &mut BTreeMap<u32, usize> =
+                let by_slot: &mut BTreeMap<SlotName, usize> =
                     kept_at[p].entry(e.group.clone()).or_default();
-                by_slot.insert(e.slot, at);
+                by_slot.insert((e.node.clone(), e.slot), at);
             }
         }
         Ok(Self {
@@ -300,7 +305,8 @@ impl Session {
                 .enumerate()
                 .filter_map(|(at, slot)| {
                     let group = shown.groups[slot.group].as_str();
-                    let &e = kept_at.get(group)?.get(&slot.index)?;
+                    let node = slot.node.as_ref().map(|(_, id)| id.clone());
+                    let &e = kept_at.get(group)?.get(&(node, slot.index))?;
                     Some(Kept {
                         slot: at as u32,
                         data: input.ext[e].data.clone(),
@@ -383,6 +389,9 @@ impl Session {
             None => batch_group(shown),
         };
         let index = slot_shown.map(|s| s.index);
+        let node = slot_shown
+            .and_then(|s| s.node.as_ref())
+            .map(|(node, _)| *node);
         let plugin = &self.plugins[p];
         let hook = hook_name(shown.hook);
         if fails_open(plugin) {
@@ -391,13 +400,16 @@ impl Session {
                 hook: hook.to_string(),
                 group,
                 slot: index,
+                node,
                 cause,
             });
             return Ok(());
         }
-        let place = match (&group, index) {
-            (Some(g), Some(s)) => format!(" (group {g}, slot {s})"),
-            (Some(g), None) => format!(" (group {g})"),
+        let node_id = slot_shown.and_then(|s| s.node.as_ref()).map(|(_, id)| id);
+        let place = match (&group, index, node_id) {
+            (Some(g), Some(_), Some(id)) => format!(" (group {g}, node {id})"),
+            (Some(g), Some(s), None) => format!(" (group {g}, slot {s})"),
+            (Some(g), None, _) => format!(" (group {g})"),
             _ => String::new(),
         };
         Err(SessionError {

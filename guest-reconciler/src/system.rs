@@ -21,6 +21,7 @@ mod nodes;
 mod placement;
 mod rollout;
 mod rules;
+mod run;
 mod screen;
 mod slots;
 mod tainted;
@@ -28,74 +29,60 @@ mod tally;
 mod updates;
 
 use crate::candidate::gather;
+use crate::deployment::Deployments;
 use crate::pipeline::Outcome;
-use crate::reconcile::group_names;
 use crate::retire::retire_group;
 use crate::run::{Decided, JobRun};
-use crate::{phrasing, JobType, ReconcileInput, StepReport, StepStatus};
-use group::{Context, NodeGroupRun};
+use crate::slot_hooks::HookedGroup;
+use crate::{phrasing, JobType, ReconcileInput};
 use nodes::NodeSet;
+use run::{Context, NodeGroupRun};
 
-/// Whether jobs of `kind` are decided per node.
-pub(crate) fn is_system(kind: JobType) -> bool {
-    matches!(kind, JobType::System | JobType::Sysbatch)
+/// Starts deciding group `name` of a system job: its run, for the caller
+/// to advance, or none when the group is retired at once (its plan is then
+/// among the decided ones).
+pub(crate) fn start<'a>(
+    run: &mut JobRun<'a>,
+    name: &'a str,
+) -> Option<Box<dyn HookedGroup<'a> + 'a>> {
+    let (input, job) = (run.input, run.job?);
+    let mut candidates = gather(input, Some(job), name);
+    let spec = job.groups.iter().find(|g| g.name == name);
+    match spec {
+        Some(spec) if spec.count > 0 => {
+            let ctx = Context {
+                input,
+                job,
+                nodes: NodeSet::new(input),
+                sysbatch: job.kind == JobType::Sysbatch,
+                untracked_rollout: input.deployment.is_none()
+                    && runs_version(input, job.version, job.create_index),
+                has_version: nodes_with_version(input, job.version, job.create_index),
+            };
+            let deployments = std::mem::replace(&mut run.deployments, Deployments::new(None, None));
+            let g = NodeGroupRun::new(ctx, deployments, spec, candidates, run.wants);
+            Some(Box::new(g))
+        }
+        _ => {
+            // Only live allocations are stopped; finished ones stay as
+            // they are, as Nomad's node reconciler never sees them.
+            for c in candidates.iter_mut().filter(|c| c.observed().is_terminal()) {
+                c.untrack(|| "finished; nothing to stop");
+            }
+            let plan = retire_group(name, spec, &mut candidates, input, &mut run.reports);
+            run.decided.push(Decided::Plan(Box::new(plan)));
+            None
+        }
+    }
 }
 
-/// The `groups` step of a system job: every group of the job, then those
-/// only allocations still name.
-pub(crate) fn groups(run: &mut JobRun) -> Outcome {
-    let (input, Some(job)) = (run.input, run.job) else {
-        return Outcome::skipped("no job");
-    };
-    let ctx = Context {
-        input,
-        job,
-        nodes: NodeSet::new(input),
-        sysbatch: job.kind == JobType::Sysbatch,
-        untracked_rollout: input.deployment.is_none()
-            && runs_version(input, job.version, job.create_index),
-        has_version: nodes_with_version(input, job.version, job.create_index),
-    };
-    let mut reports = std::mem::take(&mut run.reports);
-    if run.wants.pre_slot || run.wants.post_slot || run.wants.review {
-        // The promotion hook is asked for system canaries as for any job;
-        // the slot hooks are not wired to node slots yet, and the report
-        // says so rather than leaving a plugin's silence unexplained.
-        reports.push(StepReport {
-            step: "slot-hooks".into(),
-            group: None,
-            status: StepStatus::Skipped,
-            message:
-                "plugins are not asked at pre-slot and post-slot about a system job's node slots"
-                    .into(),
-        });
-    }
-    for name in group_names(input, Some(job)) {
-        let mut candidates = gather(input, Some(job), name);
-        let spec = job.groups.iter().find(|g| g.name == name);
-        let plan = match spec {
-            Some(spec) if spec.count > 0 => {
-                let group = NodeGroupRun::new(&ctx, &mut run.deployments, spec, candidates);
-                let (plan, complete) = group.run(&mut reports);
-                run.complete &= complete;
-                plan
-            }
-            _ => {
-                // Only live allocations are stopped; finished ones stay as
-                // they are, as Nomad's node reconciler never sees them.
-                for c in candidates.iter_mut().filter(|c| c.observed().is_terminal()) {
-                    c.untrack(|| "finished; nothing to stop");
-                }
-                retire_group(name, spec, &mut candidates, input, &mut reports)
-            }
-        };
-        run.decided.push(Decided::Plan(Box::new(plan)));
-    }
-    run.reports = reports;
+/// The report of the `groups` step of a system job.
+pub(crate) fn decided(run: &JobRun) -> Outcome {
+    let eligible = run.input.system.as_ref().map_or(0, |s| s.eligible.len());
     Outcome::done(format!(
         "{} reconciled on {}",
         phrasing::count(run.decided.len(), "group"),
-        phrasing::count(ctx.nodes.eligible().len(), "eligible node")
+        phrasing::count(eligible, "eligible node")
     ))
 }
 
@@ -132,6 +119,7 @@ pub(crate) fn deployment_status(run: &mut JobRun) -> Outcome {
     let Some(job) = run.job else {
         return Outcome::skipped("no job");
     };
+    crate::run::finish_groups(run);
     let awaiting_promotion = run
         .deployments
         .groups()

@@ -207,7 +207,7 @@ fn unique<'a>(
 fn check_system(input: &ReconcileInput) -> Result<(), InputError> {
     let job = input.job.as_ref();
     let kind = job.map(|j| j.kind);
-    let system = kind.is_some_and(crate::system::is_system);
+    let system = kind.is_some_and(crate::job::is_system);
     match (&input.system, job) {
         (None, Some(job)) if system && !job.stopped => {
             return Err(error(

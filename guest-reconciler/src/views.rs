@@ -5,10 +5,11 @@
 //! plugin's answers.
 
 use crate::candidate::{Candidate, Standing};
-use crate::group::{changes_by_slot, ChangeKind, GroupRun, Proposals, Proposed};
 use crate::plugin::{self, Batch, Hook, SlotBatch, SlotKey, Span, ViewParts};
+use crate::post_slot::{changes_by_slot, post_slot_items, ChangeKind, Proposals, Proposed};
 use crate::ruling::Point;
 use crate::run::{Awaiting, Decided, JobRun};
+use crate::slot_hooks::HookedGroup;
 use crate::{Classification, ClientStatus, NodeStatus, Timestamp, UpdateKind};
 
 /// No optional part: what a plugin that reads none of them gets.
@@ -39,7 +40,13 @@ pub(crate) struct Shown {
 /// One slot of a batch.
 pub(crate) struct ShownSlot {
     pub(crate) group: usize,
+    /// The slot, as its group names it (see `slot_hooks`).
+    pub(crate) slot: u32,
+    /// Its name index.
     pub(crate) index: u32,
+    /// Its node, for a system group: a position in the input's nodes, and
+    /// the node's id, which keys the bytes plugins attach to the slot.
+    pub(crate) node: Option<(u32, String)>,
     pub(crate) candidates: Span,
     /// The position of its first candidate among its group's candidates.
     pub(crate) group_first: usize,
@@ -55,7 +62,7 @@ pub(crate) fn batch(run: &JobRun, reads: ViewParts) -> Option<(Shown, Batch)> {
             let g = run.current.as_deref()?;
             let post = point == Point::PostSlot;
             let items = if post {
-                g.post_slot_items()
+                post_slot_items(g)
             } else {
                 g.pre_slot_items()
             };
@@ -75,7 +82,7 @@ pub(crate) fn batch(run: &JobRun, reads: ViewParts) -> Option<(Shown, Batch)> {
             let mut builder = Builder::new(run, reads);
             for (at, slots) in run.review_items() {
                 if let Some(Decided::Run(g)) = run.decided.get(at) {
-                    builder.group(g, &slots, true);
+                    builder.group(g.as_ref(), &slots, true);
                 }
             }
             let (shown, batch) = builder.finish(Hook::Review);
@@ -120,22 +127,22 @@ impl<'r> Builder<'r> {
         }
     }
 
-    /// Adds the slots `indexes` of `g`, with their proposed changes when
+    /// Adds the slots `slots` of `g`, with their proposed changes when
     /// `with_changes`.
-    fn group(&mut self, g: &GroupRun, indexes: &[u32], with_changes: bool) {
+    fn group<'a>(&mut self, g: &dyn HookedGroup<'a>, slots: &[u32], with_changes: bool) {
         let group = self.shown_groups.len();
         let first_slot = self.batch.slots.len() as u32;
         let changes = if with_changes {
-            changes_by_slot(&g.plan)
+            changes_by_slot(g.plan(), &g.slot_of())
         } else {
             Proposals {
                 changes: Vec::new(),
             }
         };
-        for &index in indexes {
-            let range = g.slots.claimants(index);
+        for &at in slots {
+            let range = g.claimants(at);
             let group_first = range.start;
-            let claimants = &g.candidates[range];
+            let claimants = &g.candidates()[range];
             let first = self.batch.candidates.len() as u32;
             for c in claimants {
                 let view = self.candidate(c);
@@ -147,13 +154,22 @@ impl<'r> Builder<'r> {
             };
             let slot = self.batch.slots.len() as u32;
             let first_change = self.batch.changes.len() as u32;
-            for change in changes.of(index) {
+            for change in changes.of(at) {
                 let view = self.change(change, claimants, first);
                 self.batch.changes.push(view);
                 self.change_slots.push(slot);
             }
+            let place = g.place(at);
+            let (key, node) = match place.node {
+                Some(node) => {
+                    let shown = self.tables.node(node, self.input_nodes, self.reads);
+                    let id = self.input_nodes[node as usize].id.clone();
+                    (SlotKey::Node(shown), Some((node, id)))
+                }
+                None => (SlotKey::Index(place.index), None),
+            };
             self.batch.slots.push(plugin::Slot {
-                key: SlotKey::Index(index),
+                key,
                 candidates,
                 changes: Span {
                     first: first_change,
@@ -162,20 +178,23 @@ impl<'r> Builder<'r> {
             });
             self.shown_slots.push(ShownSlot {
                 group,
-                index,
+                slot: at,
+                index: place.index,
+                node,
                 candidates,
                 group_first,
             });
         }
+        let spec = g.spec();
         self.batch.groups.push(plugin::Group {
-            name: g.spec.name.clone(),
-            count: g.spec.count,
+            name: spec.name.clone(),
+            count: spec.count,
             slots: Span {
                 first: first_slot,
                 count: self.batch.slots.len() as u32 - first_slot,
             },
         });
-        self.shown_groups.push(g.spec.name.clone());
+        self.shown_groups.push(spec.name.clone());
     }
 
     fn candidate(&mut self, c: &Candidate) -> plugin::Candidate {

@@ -111,6 +111,8 @@ export interface SlotExt {
   plugin: string;
   group: string;
   slot: number;
+  /** For a node slot of a system job: the node's id. */
+  node: string | null;
   data: number[];
 }
 
@@ -227,6 +229,8 @@ export interface PolicyAction {
   plugin: string;
   group: string;
   slot: number | null;
+  /** For a node slot of a system job: a position in the input's nodes. */
+  node: number | null;
   verdict: string;
   reason: string;
   applied: boolean;
@@ -237,6 +241,8 @@ export interface PluginFailure {
   hook: string;
   group: string | null;
   slot: number | null;
+  /** For a node slot of a system job: a position in the input's nodes. */
+  node: number | null;
   cause: string;
 }
 

@@ -167,7 +167,7 @@ impl Expectation {
                 None => out.push(format!("{alloc}: not in the plan's explanation")),
             }
         }
-        crate::policy_expect::check(file, plan, out);
+        crate::policy_expect::check(file, plan, &self.nodes.ids, out);
     }
 
     fn check_group(&self, got: &GroupPlan, want: &GroupExpect, out: &mut Vec<String>) {

@@ -107,6 +107,7 @@ pub(crate) fn build(file: &ScenarioFile) -> Result<(ReconcileInput, i64), Scenar
                 plugin: e.plugin.clone(),
                 group: e.group.clone().unwrap_or_else(|| DEFAULT_GROUP.to_string()),
                 slot: e.slot,
+                node: e.node.clone(),
                 data: e.text.as_bytes().to_vec(),
             })
             .collect(),

@@ -16,7 +16,8 @@ pub enum PolicyFile {
 }
 
 /// A scripted plugin: its answers by hook point. Slots are named
-/// `group/index` (`web/3`) or `group/first-last` (`web/0-4`); a slot or
+/// `group/index` (`web/3`) or `group/first-last` (`web/0-4`), and a system
+/// job's node slots `group@node` (`web@node-2`); a slot or
 /// group it does not name gets the neutral answer: proceed, accept, or no
 /// say on promotion. It implements the hooks it names.
 #[derive(Deserialize, JsonSchema, Default)]

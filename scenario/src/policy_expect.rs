@@ -4,11 +4,12 @@ use crate::file::ExpectFile;
 use crate::wit_name::wit_name;
 use slotwise_reconciler::Plan;
 
-/// Appends to `out` every way `plan` differs from what `want` says of policies.
-pub(crate) fn check(want: &ExpectFile, plan: &Plan, out: &mut Vec<String>) {
+/// Appends to `out` every way `plan` differs from what `want` says of
+/// policies; `nodes` are the input's node ids, by position.
+pub(crate) fn check(want: &ExpectFile, plan: &Plan, nodes: &[String], out: &mut Vec<String>) {
     check_promotions(want, plan, out);
-    check_actions(want, plan, out);
-    check_failures(want, plan, out);
+    check_actions(want, plan, nodes, out);
+    check_failures(want, plan, nodes, out);
     check_ext(want, plan, out);
     check_steps(want, plan, out);
     check_logs(want, plan, out);
@@ -52,10 +53,24 @@ fn check_promotions(want: &ExpectFile, plan: &Plan, out: &mut Vec<String>) {
     }
 }
 
-fn check_actions(want: &ExpectFile, plan: &Plan, out: &mut Vec<String>) {
+/// The id of node position `node`, as expectations name nodes.
+fn node_id(nodes: &[String], node: Option<u32>) -> Option<&str> {
+    node.and_then(|n| nodes.get(n as usize)).map(String::as_str)
+}
+
+/// Where a slot is, as a line names it: `/3`, or `@node-2` for a node slot.
+fn place(nodes: &[String], slot: Option<u32>, node: Option<u32>) -> String {
+    match (node_id(nodes, node), slot) {
+        (Some(node), _) => format!("@{node}"),
+        (None, Some(s)) => format!("/{s}"),
+        (None, None) => String::new(),
+    }
+}
+
+fn check_actions(want: &ExpectFile, plan: &Plan, nodes: &[String], out: &mut Vec<String>) {
     let got = &plan.policy_actions;
     let describe = |a: &slotwise_reconciler::PolicyAction| {
-        let slot = a.slot.map(|s| format!("/{s}")).unwrap_or_default();
+        let slot = place(nodes, a.slot, a.node);
         let applied = if a.applied { "" } else { ", not applied" };
         format!(
             "{} {}{slot} by {}{applied}: {}",
@@ -79,6 +94,7 @@ fn check_actions(want: &ExpectFile, plan: &Plan, out: &mut Vec<String>) {
             && w.plugin.as_ref().is_none_or(|p| *p == g.plugin)
             && w.group.as_ref().is_none_or(|x| *x == g.group)
             && w.slot.is_none_or(|s| Some(s) == g.slot)
+            && (w.node.as_deref()).is_none_or(|n| Some(n) == node_id(nodes, g.node))
             && w.applied.is_none_or(|a| a == g.applied)
             && w.reason
                 .as_ref()
@@ -87,7 +103,11 @@ fn check_actions(want: &ExpectFile, plan: &Plan, out: &mut Vec<String>) {
             out.push(format!(
                 "policy action {n}: expected {}{}{}, got {}",
                 w.verdict.name(),
-                w.slot.map(|s| format!(" of slot {s}")).unwrap_or_default(),
+                w.slot.map(|s| format!(" of slot {s}")).unwrap_or_default()
+                    + &w.node
+                        .as_ref()
+                        .map(|n| format!(" on {n}"))
+                        .unwrap_or_default(),
                 w.plugin
                     .as_ref()
                     .map(|p| format!(" by {p}"))
@@ -98,13 +118,12 @@ fn check_actions(want: &ExpectFile, plan: &Plan, out: &mut Vec<String>) {
     }
 }
 
-fn check_failures(want: &ExpectFile, plan: &Plan, out: &mut Vec<String>) {
+fn check_failures(want: &ExpectFile, plan: &Plan, nodes: &[String], out: &mut Vec<String>) {
     let got = &plan.plugin_failures;
     let describe = |f: &slotwise_reconciler::PluginFailure| {
-        let place = match (&f.group, f.slot) {
-            (Some(g), Some(s)) => format!(" {g}/{s}"),
-            (Some(g), None) => format!(" {g}"),
-            _ => String::new(),
+        let place = match &f.group {
+            Some(g) => format!(" {g}{}", place(nodes, f.slot, f.node)),
+            None => String::new(),
         };
         format!("{} at {}{place}: {}", f.plugin, f.hook, f.cause)
     };
@@ -122,6 +141,7 @@ fn check_failures(want: &ExpectFile, plan: &Plan, out: &mut Vec<String>) {
             && w.hook.as_ref().is_none_or(|h| *h == g.hook)
             && w.group.as_ref().is_none_or(|x| g.group.as_ref() == Some(x))
             && w.slot.is_none_or(|s| Some(s) == g.slot)
+            && (w.node.as_deref()).is_none_or(|n| Some(n) == node_id(nodes, g.node))
             && w.cause
                 .as_ref()
                 .is_none_or(|c| g.cause.contains(c.as_str()));
@@ -135,19 +155,23 @@ fn check_ext(want: &ExpectFile, plan: &Plan, out: &mut Vec<String>) {
     let Some(expected) = &want.ext else {
         return;
     };
-    let render = |plugin: &str, group: &str, slot: u32, data: &[u8]| {
-        format!("{plugin} {group}/{slot}: {}", String::from_utf8_lossy(data))
+    let render = |plugin: &str, group: &str, node: &Option<String>, slot: u32, data: &[u8]| {
+        let at = node.as_ref().map(|n| format!("@{n}")).unwrap_or_default();
+        format!(
+            "{plugin} {group}/{slot}{at}: {}",
+            String::from_utf8_lossy(data)
+        )
     };
     let got: Vec<String> = plan
         .ext
         .iter()
-        .map(|e| render(&e.plugin, &e.group, e.slot, &e.data))
+        .map(|e| render(&e.plugin, &e.group, &e.node, e.slot, &e.data))
         .collect();
     let wanted: Vec<String> = expected
         .iter()
         .map(|e| {
             let group = e.group.as_deref().unwrap_or("web");
-            render(&e.plugin, group, e.slot, e.text.as_bytes())
+            render(&e.plugin, group, &e.node, e.slot, e.text.as_bytes())
         })
         .collect();
     if got != wanted {

@@ -8,7 +8,7 @@ use crate::policy::{AdjustFile, PolicyFile, PostSlotFile, PreSlotFile, Promotion
 use slotwise_reconciler::plugin::{
     Adjustment, Answers, Batch, CandidateAdjustment, Deferral, Hook, PostSlotAnswer,
     PostSlotDecision, PreSlotAnswer, PreSlotDecision, PromotionAnswer, PromotionDecision,
-    SlotBatch, Veto, ViewParts,
+    SlotBatch, SlotKey, Veto, ViewParts,
 };
 use slotwise_reconciler::{
     Consulted, Failure, FailureKind, LogLevel, LogLine, Mode as SessionMode, Question, Relay, Reply,
@@ -40,12 +40,12 @@ enum PreSlotScript {
     Adjust(AdjustFile),
 }
 
-/// The one optional part of a batch scripts read: they adjust candidates
-/// by allocation id.
-fn allocation_ids() -> ViewParts {
+/// The optional parts of a batch scripts read: they adjust candidates by
+/// allocation id, and name a system job's node slots by node id.
+fn script_reads() -> ViewParts {
     ViewParts {
         allocation_ids: true,
-        node_ids: false,
+        node_ids: true,
         node_meta: false,
         candidate_meta: false,
         change_messages: false,
@@ -94,7 +94,7 @@ impl ScriptedRelay {
                     .filter(|(_, on)| *on)
                     .map(|(h, _)| *h)
                     .collect(),
-                reads: allocation_ids(),
+                reads: script_reads(),
                 mode: match file.mode {
                     Mode::Enforce => SessionMode::Enforce,
                     Mode::Monitor => SessionMode::Monitor,
@@ -175,16 +175,17 @@ fn failed(kind: FailureKind, message: String) -> Reply {
     }
 }
 
-/// Each slot of `batch`, by position, with its group and name index.
-fn slots(batch: &SlotBatch) -> impl Iterator<Item = (usize, (String, u32))> + '_ {
+/// Each slot of `batch`, by position, with its group and name: its name
+/// index, or for a node slot its node's id.
+fn slots(batch: &SlotBatch) -> impl Iterator<Item = (usize, (String, SlotName))> + '_ {
     batch.groups.iter().flat_map(move |g| {
         let first = g.slots.first as usize;
         (first..first + g.slots.count as usize).filter_map(move |at| {
-            let slotwise_reconciler::plugin::SlotKey::Index(index) = batch.slots.get(at)?.key
-            else {
-                return None;
+            let name = match batch.slots.get(at)?.key {
+                SlotKey::Index(index) => SlotName::Index(index),
+                SlotKey::Node(node) => SlotName::Node(batch.nodes.get(node as usize)?.id.clone()?),
             };
-            Some((at, (g.name.clone(), index)))
+            Some((at, (g.name.clone(), name)))
         })
     })
 }
@@ -336,8 +337,16 @@ impl Script {
     }
 }
 
+/// How a script names a slot: `web/3` (or a range, `web/0-4`) by name
+/// index; `web@node-2`, a node slot of a system job, by the node's id.
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
+enum SlotName {
+    Index(u32),
+    Node(String),
+}
+
 /// Scripted answers keyed by `(group, slot)`.
-type BySlot<T> = BTreeMap<(String, u32), T>;
+type BySlot<T> = BTreeMap<(String, SlotName), T>;
 
 /// The failures `fail` scripts, keyed by `(group, slot)`.
 fn failing<T: Clone>(
@@ -359,19 +368,23 @@ where
     let mut out = BTreeMap::new();
     for (key, entry) in entries {
         let path = format!("{field}.{key}");
+        let value = convert(entry);
+        if let Some((group, node)) = key.split_once('@').filter(|(_, n)| !n.is_empty()) {
+            out.insert((group.to_string(), SlotName::Node(node.to_string())), value);
+            continue;
+        }
         let Some((group, slots)) = key.split_once('/') else {
             return Err(ScenarioError::Invalid {
                 field: path,
-                message: "a slot is named `group/index`, like `web/3`".into(),
+                message: "a slot is named `group/index`, like `web/3`, or for a system job `group@node`, like `web@node-2`".into(),
             });
         };
         let indexes = match slots.parse::<u32>() {
             Ok(i) => Indexes::One(i),
             Err(_) => Indexes::Range(slots.to_string()),
         };
-        let value = convert(entry);
         for index in expand(&indexes, &path)? {
-            out.insert((group.to_string(), index), value.clone());
+            out.insert((group.to_string(), SlotName::Index(index)), value.clone());
         }
     }
     Ok(out)

@@ -19,9 +19,9 @@ pub(super) fn run(g: &mut GroupRun) -> Outcome {
         g.complete = false;
         return Outcome::skipped(format!("{pending} changes still to roll out"));
     }
-    if !g.held_slots.is_empty() {
+    if !g.hooks.held.is_empty() {
         g.complete = false;
-        let held = g.held_slots.len();
+        let held = g.hooks.held.len();
         return Outcome::skipped(format!("{held} slots kept as they are by a policy"));
     }
     if g.deployments.current_id().is_none() {

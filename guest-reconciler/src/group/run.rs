@@ -5,13 +5,13 @@ use crate::deployment::Deployments;
 use crate::followup::{Batch, Purpose};
 use crate::occupancy::Occupancy;
 use crate::pipeline::Reporting;
-use crate::ruling::{Rulings, Wants};
+use crate::ruling::Wants;
 use crate::slot::Slots;
+use crate::slot_hooks::SlotHooks;
 use crate::{
-    phrasing, ClientStatus, DeploymentGroup, DesiredUpdates, FollowupEval, GroupPlan, Job,
-    Placement, PolicyAction, PolicyVerdict, Reason, StepReport, TaskGroup, Timestamp,
+    ClientStatus, DeploymentGroup, DesiredUpdates, GroupPlan, Job, Placement, Reason, StepReport,
+    TaskGroup, Timestamp,
 };
-use std::collections::BTreeSet;
 
 /// What every group of a run shares.
 #[derive(Clone, Copy)]
@@ -70,20 +70,10 @@ pub(crate) struct GroupRun<'a> {
     pub(crate) plan: GroupPlan,
     /// The group needs nothing more of the current deployment.
     pub(crate) complete: bool,
-    /// The hook points the run pauses at.
-    pub(crate) wants: Wants,
-    /// What the caller ruled at the hook point the run paused at.
-    pub(crate) rulings: Option<Rulings>,
-    /// Whether the post-slot step has withdrawn the held slots' changes.
-    pub(crate) post_slot_prepared: bool,
+    /// What policies asked of and ruled on the group's slots.
+    pub(crate) hooks: SlotHooks,
     /// The step to run next.
     pub(crate) cursor: usize,
-    /// Slots a policy keeps as they are this round, held or vetoed.
-    pub(crate) held_slots: BTreeSet<u32>,
-    /// Stops that do not show in the stop counter, by allocation.
-    pub(crate) uncounted_stops: BTreeSet<String>,
-    /// What policies did, in the order they were asked.
-    pub(crate) actions: Vec<PolicyAction>,
     pub(crate) reports: Vec<StepReport>,
 }
 
@@ -117,54 +107,26 @@ impl<'a> GroupRun<'a> {
             evals_created: 0,
             plan: empty_plan(&spec.name),
             complete: false,
-            wants,
-            rulings: None,
-            post_slot_prepared: false,
+            hooks: SlotHooks::new(wants),
             cursor: 0,
-            held_slots: BTreeSet::new(),
-            uncounted_stops: BTreeSet::new(),
-            actions: Vec::new(),
             reports: Vec::new(),
         }
     }
 
-    /// Appends the reports of the steps run so far to `report`.
-    pub(crate) fn take_reports(&mut self, report: &mut Vec<StepReport>) {
-        report.append(&mut self.reports);
-    }
-
     /// The group's plan, with its slots explained when asked for, and
     /// whether the group needs nothing more of the current deployment.
-    pub(crate) fn finish(mut self) -> (GroupPlan, bool) {
+    pub(crate) fn finish_plan(mut self) -> (GroupPlan, bool) {
         if self.ctx.explain {
             self.plan.slots = crate::explain::slots(
                 self.spec.count,
                 &self.slots,
                 &self.candidates,
                 &self.plan,
-                &self.actions,
+                &self.hooks.actions,
                 self.ctx.now,
             );
         }
         (self.plan, self.complete)
-    }
-
-    /// The slots shown to plugins before the group is decided, in order:
-    /// every slot below the count, and any beyond it a candidate claims.
-    pub(crate) fn pre_slot_items(&self) -> Vec<u32> {
-        self.slots.all(self.spec.count)
-    }
-
-    /// Records what policy `by` did to slot `index`, and why.
-    pub(crate) fn act(&mut self, by: &str, index: u32, verdict: PolicyVerdict, reason: &str) {
-        self.actions.push(PolicyAction {
-            plugin: by.to_string(),
-            group: self.spec.name.clone(),
-            slot: Some(index),
-            verdict,
-            reason: reason.to_string(),
-            applied: true,
-        });
     }
 
     pub(crate) fn counters(&mut self) -> &mut DesiredUpdates {
@@ -194,7 +156,7 @@ impl<'a> GroupRun<'a> {
     /// allocation of the group, whatever claims it.
     pub(crate) fn held_within_count(&self) -> usize {
         let count = self.spec.count;
-        self.held_slots.iter().filter(|&&i| i < count).count()
+        self.hooks.held.iter().filter(|&&i| i < count).count()
     }
 
     /// How many candidates are being replaced now.
@@ -227,7 +189,7 @@ impl<'a> GroupRun<'a> {
         if counted {
             self.plan.counters.stop += 1;
         } else {
-            self.uncounted_stops.insert(c.id().to_string());
+            self.hooks.uncounted_stops.insert(c.id().to_string());
         }
     }
 
@@ -241,20 +203,9 @@ impl<'a> GroupRun<'a> {
                     self.candidates[m].followup = Some(id.clone());
                 }
             }
-            self.plan.followup_evals.push(FollowupEval {
-                trigger: purpose.trigger(nth),
-                wait_until: batch.wait_until,
-                description: purpose.description(nth).to_string(),
-                priority: self.ctx.eval_priority,
-                job_modify_index: self.ctx.job.modify_index,
-                reason: purpose.reason(),
-                message: format!(
-                    "{} {}",
-                    purpose.task(batch.members.len()),
-                    phrasing::relative(batch.wait_until, self.ctx.now)
-                ),
-                id,
-            });
+            let (job, priority, now) = (self.ctx.job, self.ctx.eval_priority, self.ctx.now);
+            let eval = purpose.evaluation(nth, &batch, id, job, priority, now);
+            self.plan.followup_evals.push(eval);
         }
     }
 

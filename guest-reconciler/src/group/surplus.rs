@@ -23,7 +23,7 @@ pub(super) fn run(g: &mut GroupRun) -> Outcome {
         })
         .map(|c| c.index())
         // A slot a policy holds stays taken, with or without an allocation.
-        .chain(g.held_slots.iter().copied());
+        .chain(g.hooks.held.iter().copied());
     g.occupancy = Occupancy::new(count, claims);
     g.canarying = g.dstate.desired_canaries != 0 && !g.dstate.promoted;
 

@@ -1,6 +1,6 @@
 //! Budget: how many allocations the rollout may replace now: the group's max-parallel, less those the current deployment placed that are not yet healthy or unhealthy.
 
-use super::group::NodeGroupRun;
+use super::run::NodeGroupRun;
 use crate::candidate::Standing;
 use crate::deployment::strategy;
 use crate::pipeline::Outcome;

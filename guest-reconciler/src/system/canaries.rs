@@ -1,7 +1,7 @@
 //! Canaries: while a change awaits promotion, a percentage of the nodes to update (rounded up, at most max-parallel) gets the new version first; the other replacements wait.
 
-use super::group::NodeGroupRun;
 use super::placement::on_node;
+use super::run::NodeGroupRun;
 use crate::candidate::Standing;
 use crate::deployment::strategy;
 use crate::pipeline::Outcome;

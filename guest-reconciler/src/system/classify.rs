@@ -1,7 +1,7 @@
 //! Classification: every live allocation gets its set from the system rule table, and the rule that put it there.
 
-use super::group::NodeGroupRun;
 use super::rules::{classify, NodeFacts, Verdict};
+use super::run::NodeGroupRun;
 use crate::candidate::Standing;
 use crate::classification::Taint;
 use crate::pipeline::Outcome;

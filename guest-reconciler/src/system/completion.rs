@@ -1,12 +1,17 @@
 //! Completion: a system deployment's group is done when no canary awaits promotion and as many allocations are healthy as the group runs.
 
-use super::group::NodeGroupRun;
+use super::run::NodeGroupRun;
 use crate::pipeline::Outcome;
 
 pub(super) fn run(g: &mut NodeGroupRun) -> Outcome {
     if !g.tracked || g.desired == 0 {
         g.complete = true;
         return Outcome::skipped("no deployment tracks the group here");
+    }
+    if !g.hooks.held.is_empty() {
+        g.complete = false;
+        let held = g.hooks.held.len();
+        return Outcome::waiting(format!("{held} node slots kept as they are by a policy"));
     }
     if g.canarying {
         g.complete = false;

@@ -1,7 +1,7 @@
 //! Destructive updates: allocations the change cannot absorb are replaced on their node, in node order, as far as the budget allows; finished sysbatch work due again is placed anew.
 
-use super::group::NodeGroupRun;
 use super::placement::on_node;
+use super::run::NodeGroupRun;
 use crate::group::destructive::replace_within_budget;
 use crate::pipeline::Outcome;
 use crate::Reason;

@@ -1,6 +1,6 @@
 //! Duplicates: a node runs one allocation of a group per slot, so when several live ones stay on it, the newest of the job's current version is kept.
 
-use super::group::NodeGroupRun;
+use super::run::NodeGroupRun;
 use crate::candidate::Standing;
 use crate::group::updates::decide;
 use crate::pipeline::Outcome;
@@ -18,10 +18,32 @@ fn stays(g: &NodeGroupRun, i: usize) -> bool {
         )
 }
 
+/// When more than one live allocation claims a slot, whatever stops one of
+/// them (as a duplicate, to migrate, as lost, for a reconnected original)
+/// binds: no hold, veto or deferral withdraws it, so a policy can never
+/// leave two allocations of the group running on one node.
+fn crowded(g: &mut NodeGroupRun, claimants: std::ops::Range<usize>) {
+    let live = |c: &crate::candidate::Candidate| !c.observed().is_terminal();
+    if g.candidates[claimants.clone()]
+        .iter()
+        .filter(|c| live(c))
+        .count()
+        < 2
+    {
+        return;
+    }
+    for c in &g.candidates[claimants] {
+        if live(c) {
+            g.hooks.binding.insert(c.id().to_string());
+        }
+    }
+}
+
 pub(super) fn run(g: &mut NodeGroupRun) -> Outcome {
     let mut stopped = 0;
     for s in 0..g.slots.len() {
         let claimants = g.slots[s].claimants.clone();
+        crowded(g, claimants.clone());
         // Most slots hold one allocation: count before collecting.
         if claimants.clone().filter(|&i| stays(g, i)).count() < 2 {
             continue;
@@ -45,6 +67,10 @@ pub(super) fn run(g: &mut NodeGroupRun) -> Outcome {
             g.candidates[keep].id()
         );
         for i in staying.into_iter().filter(|&i| i != keep) {
+            // A held duplicate was counted as ignored when held.
+            if g.candidates[i].is(Standing::Held) {
+                g.plan.counters.ignore = g.plan.counters.ignore.saturating_sub(1);
+            }
             g.stop(i, Reason::Duplicate, None, message.clone(), true);
             g.candidates[i].standing = Standing::Out;
             stopped += 1;

@@ -1,6 +1,7 @@
-//! The explanation of a system group's plan: per node slot, who claims it, how each claimant was classified, and what was decided.
+//! The explanation of a system group's plan: per node slot, who claims it, how each claimant was classified, what was decided, and what policies did.
 
-use super::group::NodeGroupRun;
+use super::run::NodeGroupRun;
+use crate::explain::policy_line;
 use crate::{CandidateReport, SlotReport};
 use std::collections::BTreeMap;
 
@@ -62,7 +63,10 @@ pub(crate) fn slots(g: &NodeGroupRun) -> Vec<SlotReport> {
             } else {
                 decided.join("; ")
             },
-            policy: Vec::new(),
+            policy: (g.hooks.actions.iter())
+                .filter(|a| a.slot == Some(slot.index) && a.node == Some(slot.node))
+                .map(policy_line)
+                .collect(),
             node: Some(slot.node),
         })
         .collect()

@@ -1,75 +1,25 @@
-//! One group of a system job: its node slots, the allocations that claim them, and the ordered steps that decide them.
+//! The ordered steps that decide one group of a system job, and the group as the job's run and the slot hooks see it.
 //!
 //! The steps follow the order of Nomad's node reconciler and of the system
 //! scheduler that applies its result: live allocations are classified
 //! first, free slots are filled, and only then are the job's changes paced by
 //! the rollout budget and, while canaries are wanted, held for them.
 //! Policy plugins have their say where they do for service jobs: pre-slot
-//! after `classify`, post-slot after every change is proposed.
+//! after `classify`, post-slot once every change is proposed and before the
+//! deployment counts them.
 
-use super::nodes::NodeSet;
-use super::rules::NodeRule;
-use super::slots::{self, NodeSlot};
+use super::run::NodeGroupRun;
 use super::{budget, canaries, classify, completion, destructive, duplicates, placement};
 use super::{rollout, screen, tainted, tally, updates};
-use crate::candidate::Candidate;
-use crate::deployment::Deployments;
-use crate::pipeline::{self, Reporting, Step};
-use crate::{
-    ClientStatus, DeploymentGroup, GroupPlan, Job, Reason, ReconcileInput, StepReport, TaskGroup,
-};
-
-/// What every group of a system job's run shares.
-pub(crate) struct Context<'a> {
-    pub(crate) input: &'a ReconcileInput,
-    pub(crate) job: &'a Job,
-    pub(crate) nodes: NodeSet,
-    /// Run to completion: finished work counts as done.
-    pub(crate) sysbatch: bool,
-    /// The job had no deployment and some allocation already runs its
-    /// current version: a rollout under way without a deployment gets none,
-    /// as it could never be told complete.
-    pub(crate) untracked_rollout: bool,
-    /// Per node position: whether the node holds an allocation of the job's
-    /// current version, running or finished, in any group.
-    pub(crate) has_version: Vec<bool>,
-}
-
-/// The state of one group while its steps run.
-pub(crate) struct NodeGroupRun<'a, 'r> {
-    pub(crate) ctx: &'r Context<'a>,
-    pub(crate) deployments: &'r mut Deployments<'a>,
-    pub(crate) spec: &'a TaskGroup,
-    /// Sorted by node, then index, so that a slot's candidates are contiguous.
-    pub(crate) candidates: Vec<Candidate<'a>>,
-    /// The rule that classified each candidate, once classified.
-    pub(crate) rules: Vec<Option<&'static NodeRule>>,
-    pub(crate) slots: Vec<NodeSlot>,
-    /// The group's deployment state: the current deployment's, or a fresh one.
-    pub(crate) dstate: DeploymentGroup,
-    /// Whether `dstate` came from the current deployment.
-    pub(crate) dstate_existing: bool,
-    /// Whether a deployment tracks the group, existing or created this run.
-    pub(crate) tracked: bool,
-    /// Positions of live candidates due for a new allocation of the new version.
-    pub(crate) destructive: Vec<usize>,
-    /// Positions of finished sysbatch allocations to run again.
-    pub(crate) reruns: Vec<usize>,
-    /// Canaries are wanted before the rest is replaced.
-    pub(crate) canarying: bool,
-    /// How many more allocations the rollout may replace now.
-    pub(crate) budget: i64,
-    /// How many allocations the group has or gets on its nodes: what the
-    /// deployment counts as its total.
-    pub(crate) desired: u32,
-    pub(crate) plan: GroupPlan,
-    /// The group needs nothing more of the current deployment.
-    pub(crate) complete: bool,
-    reports: Vec<StepReport>,
-}
+use crate::followup::{Batch, Purpose};
+use crate::pipeline::Step;
+use crate::slot_hooks::{hooked_run, HookedGroup, Place, SlotOf};
+use crate::{post_slot, pre_slot, GroupPlan};
+use std::collections::BTreeMap;
+use std::ops::Range;
 
 /// The steps of a group that exists and wants allocations, in order.
-fn steps<'a, 'r>() -> [Step<NodeGroupRun<'a, 'r>>; 13] {
+fn steps<'a>() -> [Step<NodeGroupRun<'a>>; 15] {
     [
         Step {
             name: "screen",
@@ -78,6 +28,10 @@ fn steps<'a, 'r>() -> [Step<NodeGroupRun<'a, 'r>>; 13] {
         Step {
             name: "classify",
             run: classify::run,
+        },
+        Step {
+            name: "pre-slot",
+            run: pre_slot::run::<NodeGroupRun>,
         },
         Step {
             name: "duplicates",
@@ -116,6 +70,10 @@ fn steps<'a, 'r>() -> [Step<NodeGroupRun<'a, 'r>>; 13] {
             run: destructive::run,
         },
         Step {
+            name: "post-slot",
+            run: post_slot::run::<NodeGroupRun>,
+        },
+        Step {
             name: "deployment-state",
             run: tally::run,
         },
@@ -126,82 +84,62 @@ fn steps<'a, 'r>() -> [Step<NodeGroupRun<'a, 'r>>; 13] {
     ]
 }
 
-impl<'a, 'r> NodeGroupRun<'a, 'r> {
-    pub(crate) fn new(
-        ctx: &'r Context<'a>,
-        deployments: &'r mut Deployments<'a>,
-        spec: &'a TaskGroup,
-        mut candidates: Vec<Candidate<'a>>,
-    ) -> Self {
-        let (dstate, dstate_existing) = crate::group::deployment_state(deployments, spec);
-        slots::sort(&mut candidates, &ctx.nodes);
-        Self {
-            ctx,
-            deployments,
-            spec,
-            rules: vec![None; candidates.len()],
-            slots: slots::build(&candidates, &ctx.nodes, spec.count),
-            candidates,
-            dstate,
-            dstate_existing,
-            tracked: dstate_existing,
-            destructive: Vec::new(),
-            reruns: Vec::new(),
-            canarying: false,
-            budget: 0,
-            desired: 0,
-            plan: crate::group::empty_plan(&spec.name),
-            complete: true,
-            reports: Vec::new(),
+impl<'a> HookedGroup<'a> for NodeGroupRun<'a> {
+    hooked_run!('a);
+
+    /// A node slot is named by its position among the group's slots.
+    fn claimants(&self, slot: u32) -> Range<usize> {
+        self.slots
+            .get(slot as usize)
+            .map_or(0..0, |s| s.claimants.clone())
+    }
+
+    fn place(&self, slot: u32) -> Place {
+        let s = self.slots.get(slot as usize);
+        Place {
+            index: s.map_or(0, |s| s.index),
+            node: s.map(|s| s.node),
         }
     }
 
-    /// Runs the steps, appending their reports; returns the group's plan and
-    /// whether it needs nothing more of the current deployment.
-    pub(crate) fn run(mut self, report: &mut Vec<StepReport>) -> (GroupPlan, bool) {
-        // No step of a node group pauses: its hook points are not wired yet.
-        pipeline::run(&mut self, &steps(), &mut 0);
-        report.append(&mut self.reports);
+    fn slot_of(&self) -> SlotOf<'_> {
+        let mut placed = BTreeMap::new();
+        let mut claimed = BTreeMap::new();
+        for (at, s) in self.slots.iter().enumerate() {
+            placed.insert((s.node, s.index), at as u32);
+            for c in &self.candidates[s.claimants.clone()] {
+                claimed.insert(c.id(), at as u32);
+            }
+        }
+        SlotOf::Node { placed, claimed }
+    }
+
+    /// Every node slot: those of eligible nodes, and those of other nodes
+    /// some allocation of the group claims.
+    fn pre_slot_items(&self) -> Vec<u32> {
+        (0..self.slots.len() as u32).collect()
+    }
+
+    fn defer(&mut self, batches: Vec<Batch>) {
+        let ctx = &self.ctx;
+        let (job, eval) = (ctx.job, &ctx.input.eval);
+        for (nth, batch) in batches.into_iter().enumerate() {
+            let seq = self.plan.followup_evals.len();
+            let id = crate::ids::followup_eval(&job.id, &eval.id, &self.spec.name, seq);
+            let purpose = Purpose::PolicyDeferral;
+            let e = purpose.evaluation(nth, &batch, id, job, eval.priority, ctx.input.now);
+            self.plan.followup_evals.push(e);
+        }
+    }
+
+    fn set_incomplete(&mut self) {
+        self.complete = false;
+    }
+
+    fn finish(mut self: Box<Self>) -> (GroupPlan, bool) {
         if self.ctx.input.explain {
             self.plan.slots = super::explain::slots(&self);
         }
         (self.plan, self.complete)
-    }
-
-    /// Stops the candidate at `i`, once. `counted` says whether the stop shows
-    /// in the group's stop counter.
-    pub(crate) fn stop(
-        &mut self,
-        i: usize,
-        reason: Reason,
-        client_status: Option<ClientStatus>,
-        message: String,
-        counted: bool,
-    ) {
-        let c = &mut self.candidates[i];
-        if c.stopped {
-            return;
-        }
-        self.plan.stops.push(c.stop(reason, client_status, message));
-        if counted {
-            self.plan.counters.stop += 1;
-        }
-    }
-
-    /// Whether the job's current version and instance created candidate `i`.
-    pub(crate) fn is_current(&self, i: usize) -> bool {
-        let spec = &self.candidates[i].alloc.spec;
-        spec.job_version == self.ctx.job.version
-            && spec.job_create_index == self.ctx.job.create_index
-    }
-}
-
-impl Reporting for NodeGroupRun<'_, '_> {
-    fn reports(&mut self) -> &mut Vec<StepReport> {
-        &mut self.reports
-    }
-
-    fn group(&self) -> Option<String> {
-        Some(self.spec.name.clone())
     }
 }

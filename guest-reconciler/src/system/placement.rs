@@ -1,7 +1,7 @@
 //! Placement: every slot on an eligible, untainted node where nothing of the group runs gets a new allocation; finished sysbatch work is not placed again.
 
-use super::group::NodeGroupRun;
 use super::nodes::Eligibility;
+use super::run::NodeGroupRun;
 use crate::classification::Taint;
 use crate::pipeline::Outcome;
 use crate::{Placement, Reason};

@@ -1,6 +1,6 @@
 //! Rollout: a system job's change under an update strategy gets a deployment, unless one already tracks the group or the version already ran to a finish.
 
-use super::group::NodeGroupRun;
+use super::run::NodeGroupRun;
 use crate::deployment::strategy;
 use crate::pipeline::Outcome;
 

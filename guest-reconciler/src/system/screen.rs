@@ -1,6 +1,6 @@
 //! Screening: per slot, live allocations stay in play, the newest finished one is kept as the slot's history, older ones leave the reconcile.
 
-use super::group::NodeGroupRun;
+use super::run::NodeGroupRun;
 use crate::candidate::Standing;
 use crate::pipeline::Outcome;
 use crate::Reason;

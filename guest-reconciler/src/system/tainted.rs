@@ -1,6 +1,6 @@
 //! Tainted nodes and disconnected clients: migrations and lost allocations are stopped, disconnected ones marked unknown, the rest kept.
 
-use super::group::NodeGroupRun;
+use super::run::NodeGroupRun;
 use crate::candidate::Standing;
 use crate::pipeline::Outcome;
 use crate::{ClientStatus, Reason};

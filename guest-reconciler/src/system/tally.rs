@@ -1,6 +1,6 @@
 //! Deployment state: a system deployment's totals follow the nodes the group runs on, so each run recounts them.
 
-use super::group::NodeGroupRun;
+use super::run::NodeGroupRun;
 use crate::pipeline::Outcome;
 
 pub(super) fn run(g: &mut NodeGroupRun) -> Outcome {

@@ -1,7 +1,7 @@
 //! Updates: each allocation that stays is judged by its node's eligibility and the job's changes: kept, resumed, updated in place, due for replacement, or stopped; finished sysbatch work runs again only when the job changed.
 
-use super::group::NodeGroupRun;
 use super::nodes::Eligibility;
+use super::run::NodeGroupRun;
 use crate::candidate::Standing;
 use crate::classification::Taint;
 use crate::group::updates::decide;

@@ -77,7 +77,7 @@ function renderPlan(input: ReconcileInput, plan: Plan): HTMLElement {
     { class: 'plan', 'data-testid': 'plan' },
     plan.groups.map((g) => renderGroup(input, plan, g, allocations)),
     renderDeployment(input, plan),
-    renderPolicy(plan),
+    renderPolicy(plan, input.nodes),
     renderSteps(plan),
   );
 }
@@ -156,8 +156,10 @@ function renderSlot(
   allocations: Map<string, Allocation>,
   nodes: ClusterNode[],
 ): HTMLElement {
-  const actions = plan['policy-actions'].filter((a) => a.group === group && a.slot === index);
-  const failures = plan['plugin-failures'].filter((f) => f.group === group && f.slot === index);
+  const here = (e: { group: string | null; slot: number | null; node: number | null }) =>
+    e.group === group && e.slot === index && (e.node ?? null) === node;
+  const actions = plan['policy-actions'].filter(here);
+  const failures = plan['plugin-failures'].filter(here);
   const surplus = report !== null && !report['within-count'];
   const label = node === null ? `${index}` : `${nodes[node]?.id ?? node}${index === 0 ? '' : `[${index}]`}`;
   return h(
@@ -311,7 +313,10 @@ function renderDeployment(input: ReconcileInput, plan: Plan): HTMLElement {
   return h('section', { class: 'card deployment', 'data-testid': 'deployment' }, h('h3', {}, 'Deployment'), body);
 }
 
-function renderPolicy(plan: Plan): HTMLElement | null {
+function renderPolicy(plan: Plan, nodes: ClusterNode[]): HTMLElement | null {
+  // A node slot is named by its node's id, as the plan's rows are.
+  const where = (e: { slot: number | null; node: number | null }) =>
+    e.node !== null && e.node !== undefined ? `@${nodes[e.node]?.id ?? e.node}` : e.slot === null ? '' : `/${e.slot}`;
   const actions = plan['policy-actions'];
   const failures = plan['plugin-failures'];
   const logs = plan['plugin-logs'];
@@ -324,10 +329,10 @@ function renderPolicy(plan: Plan): HTMLElement | null {
       'ul',
       {},
       actions.map((a) =>
-        h('li', { 'data-testid': 'policy-action' }, `${a.plugin}: ${a.verdict} ${a.group}${a.slot === null ? '' : `/${a.slot}`}${a.applied ? '' : ' (not applied)'} — ${a.reason}`),
+        h('li', { 'data-testid': 'policy-action' }, `${a.plugin}: ${a.verdict} ${a.group}${where(a)}${a.applied ? '' : ' (not applied)'} — ${a.reason}`),
       ),
       failures.map((f) =>
-        h('li', { class: 'failure', 'data-testid': 'plugin-failure' }, `${f.plugin} failed at ${f.hook}${f.group ? ` on ${f.group}${f.slot === null ? '' : `/${f.slot}`}` : ''}: ${f.cause}`),
+        h('li', { class: 'failure', 'data-testid': 'plugin-failure' }, `${f.plugin} failed at ${f.hook}${f.group ? ` on ${f.group}${where(f)}` : ''}: ${f.cause}`),
       ),
     ),
     logs.length === 0

@@ -201,7 +201,10 @@ async function errorShown() {
 /** Switches the bundled plugin `file` on with `settings`, failing open or closed, with a deadline in ms. */
 async function switchOn(file, settings, { failOpen = false, deadlineMs = 500 } = {}) {
   const id = `#plugin-${file}`;
-  await page.click(`[data-plugin-card="${file}"] summary`);
+  // The card may still be open from an earlier switch.
+  if (!(await page.locator(`[data-plugin-card="${file}"] details`).evaluate((settings) => settings.open))) {
+    await page.click(`[data-plugin-card="${file}"] summary`);
+  }
   await page.fill(`${id}-settings`, JSON.stringify(settings));
   await page.dispatchEvent(`${id}-settings`, 'change');
   await page.setChecked(`${id}-fail-open`, failOpen);
@@ -323,6 +326,36 @@ test('two next rounds take a canary rollout forward, and the first round can be 
   await page.click('[data-round="1"]');
   assert.match(await page.locator('[data-testid="round"]').innerText(), /^Round 1/);
   assert.deepEqual(await shownDecisions(), first);
+});
+
+test('both system examples plan with a plugin on as the host does, name node slots, and play round by round', async () => {
+  const dir = await mkdtemp(path.join(tmpdir(), 'slotwise-plugins-'));
+  const plugins = path.join(dir, 'plugins.json');
+  await writeFile(plugins, JSON.stringify({ plugins: [{ plugin: 'max-disruption', settings: { limit: 0 } }] }));
+  try {
+    for (const file of ['docs/examples/system/node-drains-during-canaries.yaml', 'docs/examples/system/node-joins-during-canaries.yaml']) {
+      const host = await hostPlan(file, '--plugins', plugins);
+      await openExample(file);
+
+      await switchOn('max-disruption', { limit: 0 });
+
+      assert.deepEqual(await shownDecisions(), decisionsOf(host), `${file}: the decisions differ from the host's`);
+      const shown = await page.locator('[data-testid="policy-action"]').allInnerTexts();
+      assert.equal(shown.length, host['policy-actions'].length, `${file}: not every policy action is shown`);
+      if (file.includes('drains')) {
+        // Limit 0: the migration off the draining node is the one disruption, vetoed on its node.
+        assert.match(shown.join('\n'), /max-disruption: vetoed shipper@node-5/);
+      }
+      await andWaitForRun(() => page.click('#next'));
+      await andWaitForRun(() => page.click('#next'));
+      assert.equal(await page.locator('.timeline li').count(), 3, `${file}: the rounds did not play`);
+      assert.equal(await errorShown(), null, `${file}: a round ended in an error`);
+      assert.match(await page.locator('[data-testid="round"]').innerText(), /^Round 3/);
+      await andWaitForRun(() => page.uncheck('#plugin-max-disruption-on'));
+    }
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
 });
 
 test('a share link opens the same scenario, with the same plan', async () => {

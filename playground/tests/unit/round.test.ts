@@ -252,7 +252,7 @@ test('a node taken down in a step is down in the next input', () => {
 test('plugin data of the plan is the next input’s, and the input given is left as it was', () => {
   const before = input();
   const snapshot = structuredClone(before);
-  const ext = [{ plugin: 'probe', group: 'web', slot: 0, data: [1, 2] }];
+  const ext = [{ plugin: 'probe', group: 'web', slot: 0, node: null, data: [1, 2] }];
   const { input: committed } = commitPlan(before, plan({ placements: [placement(0)] }, { ext }));
   assert.deepEqual(committed.ext, ext);
   assert.deepEqual(before, snapshot);

@@ -24,6 +24,15 @@ impl<'b> SlotRef<'b> {
         }
     }
 
+    /// Its node, for a node slot of a system or sysbatch job; none for a
+    /// slot keyed by name index.
+    pub fn slot_node(&self) -> Option<&'b Node> {
+        match self.batch.slots[self.at].key {
+            SlotKey::Node(n) => self.batch.nodes.get(n as usize),
+            SlotKey::Index(_) => None,
+        }
+    }
+
     /// The name of its group.
     pub fn group(&self) -> &'b str {
         let at = self.at as u32;

@@ -1,8 +1,8 @@
 //! The plugin's decisions, called natively on batches built with the SDK's testing module.
 
 use crate::ZoneDrain;
-use slotwise_plugin::testing::slots;
-use slotwise_plugin::{Classification, ClientStatus, Plugin, PreSlotDecision, SlotBatch};
+use slotwise_plugin::testing::{node, slots};
+use slotwise_plugin::{Classification, ClientStatus, Plugin, PreSlotDecision, SlotBatch, SlotKey};
 
 fn draining(settings: &str) -> ZoneDrain {
     let mut p = ZoneDrain::default();
@@ -69,4 +69,20 @@ fn settings_without_zones_are_refused_naming_the_field() {
     );
     let wrong = ZoneDrain::default().configure(r#"{"zones": "eu-1a"}"#);
     assert!(wrong.is_err_and(|e| e.starts_with("bad settings: zones:")));
+}
+
+#[test]
+fn an_empty_node_slot_in_a_drained_zone_is_held() {
+    let mut b = slots(&[0, 0]);
+    b.nodes = vec![node(0), node(1)];
+    b.slots[0].key = SlotKey::Node(0);
+    b.slots[1].key = SlotKey::Node(1);
+    b.nodes[0].meta = Some(vec![("zone".into(), "eu-1a".into())]);
+    b.nodes[1].meta = Some(vec![("zone".into(), "eu-1b".into())]);
+    let answers = draining(r#"{"zones": ["eu-1a"]}"#).pre_slot(&b, &[]);
+    let PreSlotDecision::Hold(why) = &answers[0].decision else {
+        panic!("expected a hold, got {:?}", answers[0].decision);
+    };
+    assert!(why.contains("drained zone eu-1a"), "{why}");
+    assert!(matches!(answers[1].decision, PreSlotDecision::Proceed));
 }

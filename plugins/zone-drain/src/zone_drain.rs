@@ -1,11 +1,14 @@
 //! The zone-drain plugin: on pre-slot, reclassifies the serving allocations on nodes of the listed zones as migrating, so the reconciler moves them as a node drain would.
 //!
 //! The zone is a node attribute (`node.meta`), read under a configurable key.
+//! For a system job, whose slots are nodes, a node slot of a drained zone
+//! with nothing to move is held, so that nothing new is placed there.
 
 use serde::Deserialize;
 use slotwise_plugin::{
     each_pre_slot, Adjustment, Candidate, CandidateAdjustment, Classification, ClientStatus, Hook,
-    Kept, Plugin, PreSlotAnswer, PreSlotDecision, SlotBatch, SlotRef, ViewParts, READS_NOTHING,
+    Kept, Node, Plugin, PreSlotAnswer, PreSlotDecision, SlotBatch, SlotRef, ViewParts,
+    READS_NOTHING,
 };
 use std::collections::BTreeSet;
 
@@ -67,10 +70,19 @@ impl ZoneDrain {
         let drained: Vec<(u32, &Candidate, &str)> = slot
             .candidates()
             .filter(|(_, c)| movable(c))
-            .filter_map(|(p, c)| self.drained_zone(slot, c).map(|zone| (p, c, zone)))
+            .filter_map(|(p, c)| self.drained_zone(slot.node(c)).map(|zone| (p, c, zone)))
             .collect();
         if drained.is_empty() {
-            return PreSlotDecision::Proceed;
+            return match slot.slot_node() {
+                Some(node) => match self.drained_zone(node) {
+                    Some(zone) => PreSlotDecision::Hold(format!(
+                        "node {} is in drained zone {zone}; nothing new goes there",
+                        node.id.as_deref().unwrap_or("?")
+                    )),
+                    None => PreSlotDecision::Proceed,
+                },
+                None => PreSlotDecision::Proceed,
+            };
         }
         let moved: Vec<String> = drained
             .iter()
@@ -93,10 +105,9 @@ impl ZoneDrain {
         })
     }
 
-    /// The zone of `candidate`'s node, when it is one to drain.
-    fn drained_zone<'b>(&self, slot: SlotRef<'b>, candidate: &Candidate) -> Option<&'b str> {
-        slot.node(candidate)
-            .meta
+    /// The zone of `node`, when it is one to drain.
+    fn drained_zone<'b>(&self, node: &'b Node) -> Option<&'b str> {
+        node.meta
             .iter()
             .flatten()
             .find(|(key, _)| *key == self.key)

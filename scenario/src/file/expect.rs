@@ -87,6 +87,8 @@ pub struct ActionExpect {
     pub plugin: Option<String>,
     pub group: Option<String>,
     pub slot: Option<u32>,
+    /// The node of a system job's node slot, by id.
+    pub node: Option<String>,
     pub verdict: slotwise_reconciler::PolicyVerdict,
     pub applied: Option<bool>,
     /// Text the reason must contain.
@@ -106,6 +108,8 @@ pub struct FailureExpect {
     pub hook: Option<String>,
     pub group: Option<String>,
     pub slot: Option<u32>,
+    /// The node of a system job's node slot, by id.
+    pub node: Option<String>,
     /// Text the cause must contain.
     pub cause: Option<String>,
 }

@@ -5,56 +5,64 @@
 //! (a rollout budget, say) is not handed to another slot in the same round,
 //! so the policy is never asked about changes it has not seen.
 
-use super::run::GroupRun;
-use crate::followup::{batches, Purpose};
+use crate::followup::batches;
 use crate::pipeline::Outcome;
 use crate::ruling::{PostSlot, Ruling, Rulings};
-use crate::{GroupPlan, PolicyVerdict, Reason};
+use crate::slot_hooks::{action, HookedGroup, SlotOf};
+use crate::{AllocationUpdate, GroupPlan, PolicyVerdict, Reason};
 use std::collections::BTreeSet;
 
-pub(super) fn run(g: &mut GroupRun) -> Outcome {
-    if !g.post_slot_prepared {
+/// The post-slot step of any group.
+pub(crate) fn run<'a, G: HookedGroup<'a>>(g: &mut G) -> Outcome {
+    if !g.hooks().prepared {
         // Slots held before the decision keep what early steps proposed for them too.
-        let held = g.held_slots.clone();
+        let held = g.hooks().held.clone();
         withdraw(g, &held, "its slot is held");
-        g.post_slot_prepared = true;
+        g.parts().hooks.prepared = true;
     }
-    if !g.wants.post_slot {
+    if !g.hooks().wants.post_slot {
         return Outcome::skipped("no plugin reviews proposed changes");
     }
-    let items = g.post_slot_items();
+    let items = post_slot_items(g);
     if items.is_empty() {
         return Outcome::skipped("no changes to review");
     }
-    let rulings = match g.rulings.take() {
+    let hooks = g.parts().hooks;
+    let rulings = match hooks.rulings.take() {
         Some(Rulings::PostSlot(rulings)) => rulings,
         other => {
-            g.rulings = other;
+            hooks.rulings = other;
             return Outcome::pause();
         }
     };
     let mut kept = BTreeSet::new();
     let mut deferrals = Vec::new();
-    for (Ruling { ruled, monitored }, &index) in rulings.into_iter().zip(&items) {
+    for (Ruling { ruled, monitored }, &slot) in rulings.into_iter().zip(&items) {
         if let Some(ruled) = ruled {
-            match &ruled.decision {
-                PostSlot::Veto(why) => {
-                    kept.insert(index);
-                    g.act(&ruled.by, index, PolicyVerdict::Vetoed, why);
-                }
-                PostSlot::Defer { until, reason } => {
-                    kept.insert(index);
-                    deferrals.push((index as usize, *until));
-                    g.act(&ruled.by, index, PolicyVerdict::Deferred, reason);
-                }
+            // A slot whose every change a safety rule binds keeps them: the
+            // guard refuses the ruling, and the plan says so.
+            let applies = withdrawable(g, slot);
+            if applies {
+                kept.insert(slot);
             }
+            let (verdict, why) = match &ruled.decision {
+                PostSlot::Veto(why) => (PolicyVerdict::Vetoed, why),
+                PostSlot::Defer { until, reason } => {
+                    if applies {
+                        deferrals.push((slot as usize, *until));
+                    }
+                    (PolicyVerdict::Deferred, reason)
+                }
+            };
+            let action = action(g, &ruled.by, slot, verdict, why, applies);
+            g.parts().hooks.actions.push(action);
         }
-        g.actions.extend(monitored);
+        g.parts().hooks.actions.extend(monitored);
     }
     let deferred = deferrals.len();
     withdraw(g, &kept, "kept by a policy");
-    g.held_slots.extend(&kept);
-    g.create_evals(batches(deferrals), Purpose::PolicyDeferral, false);
+    g.parts().hooks.held.extend(&kept);
+    g.defer(batches(deferrals));
     Outcome::done(format!(
         "{} reviewed; {} vetoed, {deferred} deferred",
         crate::phrasing::count(items.len(), "slot"),
@@ -62,19 +70,18 @@ pub(super) fn run(g: &mut GroupRun) -> Outcome {
     ))
 }
 
-impl GroupRun<'_> {
-    /// The slots shown to plugins with their proposed changes, in order:
-    /// those with changes that no one holds.
-    pub(crate) fn post_slot_items(&self) -> Vec<u32> {
-        let mut slots: Vec<u32> = changes_by_slot(&self.plan)
-            .changes
-            .iter()
-            .map(|(index, _)| *index)
-            .filter(|index| !self.held_slots.contains(index))
-            .collect();
-        slots.dedup();
-        slots
-    }
+/// The slots of `g` shown to plugins with their proposed changes, in
+/// order: those with changes that no one holds.
+pub(crate) fn post_slot_items<'a>(g: &(impl HookedGroup<'a> + ?Sized)) -> Vec<u32> {
+    let held = &g.hooks().held;
+    let mut slots: Vec<u32> = changes_by_slot(g.plan(), &g.slot_of())
+        .changes
+        .iter()
+        .map(|(slot, _)| *slot)
+        .filter(|slot| !held.contains(slot))
+        .collect();
+    slots.dedup();
+    slots
 }
 
 /// The kind of a change the plan proposes for a slot.
@@ -117,35 +124,32 @@ impl<'p> Proposals<'p> {
     }
 }
 
-/// The changes the plan proposes, by slot.
-pub(crate) fn changes_by_slot<'p>(plan: &'p GroupPlan) -> Proposals<'p> {
+/// The changes the plan proposes, by slot, each slot found by `slot_of`.
+pub(crate) fn changes_by_slot<'p>(plan: &'p GroupPlan, slot_of: &SlotOf) -> Proposals<'p> {
     let mut changes: Vec<(u32, Proposed<'p>)> = Vec::new();
-    let mut add = |index: u32,
+    let mut add = |slot: Option<u32>,
                    kind: ChangeKind,
                    allocation: Option<&'p String>,
                    reason: Reason,
                    message: &'p str| {
-        changes.push((
-            index,
-            Proposed {
-                kind,
-                allocation: allocation.map(String::as_str),
-                reason,
-                message,
-            },
-        ));
+        if let Some(slot) = slot {
+            changes.push((
+                slot,
+                Proposed {
+                    kind,
+                    allocation: allocation.map(String::as_str),
+                    reason,
+                    message,
+                },
+            ));
+        }
     };
     for p in &plan.placements {
         // A migration is one change: its stop stands for it.
         if p.reason != Reason::Migrate {
             let previous = p.previous_allocation.as_ref();
-            add(
-                p.name_index,
-                ChangeKind::Place,
-                previous,
-                p.reason,
-                &p.message,
-            );
+            let slot = slot_of.placement(p);
+            add(slot, ChangeKind::Place, previous, p.reason, &p.message);
         }
     }
     for s in &plan.stops {
@@ -154,23 +158,13 @@ pub(crate) fn changes_by_slot<'p>(plan: &'p GroupPlan) -> Proposals<'p> {
         } else {
             ChangeKind::Stop
         };
-        add(
-            s.name_index,
-            kind,
-            Some(&s.allocation),
-            s.reason,
-            &s.message,
-        );
+        let slot = slot_of.allocation(&s.allocation, s.name_index);
+        add(slot, kind, Some(&s.allocation), s.reason, &s.message);
     }
     for d in &plan.destructive_updates {
+        let slot = slot_of.allocation(&d.allocation, d.name_index);
         let kind = ChangeKind::DestructiveUpdate;
-        add(
-            d.name_index,
-            kind,
-            Some(&d.allocation),
-            d.reason,
-            &d.message,
-        );
+        add(slot, kind, Some(&d.allocation), d.reason, &d.message);
     }
     let updates = [
         (ChangeKind::InPlaceUpdate, &plan.in_place_updates),
@@ -180,17 +174,12 @@ pub(crate) fn changes_by_slot<'p>(plan: &'p GroupPlan) -> Proposals<'p> {
     ];
     for (kind, list) in updates {
         for u in list {
-            add(
-                u.name_index,
-                kind,
-                Some(&u.allocation),
-                u.reason,
-                &u.message,
-            );
+            let slot = slot_of.allocation(&u.allocation, u.name_index);
+            add(slot, kind, Some(&u.allocation), u.reason, &u.message);
         }
     }
     // Stable: each slot's changes keep the order they were met in.
-    changes.sort_by_key(|(index, _)| *index);
+    changes.sort_by_key(|(slot, _)| *slot);
     Proposals { changes }
 }
 
@@ -198,16 +187,26 @@ pub(crate) fn changes_by_slot<'p>(plan: &'p GroupPlan) -> Proposals<'p> {
 /// that counted them, and the follow-up evaluations nothing refers to any
 /// more. The existing allocations concerned are left as they are, and counted
 /// as ignored.
-pub(crate) fn withdraw(g: &mut GroupRun, slots: &BTreeSet<u32>, why: &str) {
+pub(crate) fn withdraw<'a>(
+    g: &mut (impl HookedGroup<'a> + ?Sized),
+    slots: &BTreeSet<u32>,
+    why: &str,
+) {
     if slots.is_empty() {
         return;
     }
-    let referenced_before = followup_refs(&g.plan);
+    let (placed, claimed) = concerned(g, slots);
+    let claimants: Vec<_> = slots.iter().map(|&slot| g.claimants(slot)).collect();
+    let parts = g.parts();
+    let plan = parts.plan;
+    let referenced_before = followup_refs(plan);
     let mut touched: BTreeSet<String> = BTreeSet::new();
-    let plan = &mut g.plan;
     let counters = &mut plan.counters;
+    let mut at = 0;
     plan.placements.retain(|p| {
-        if !slots.contains(&p.name_index) {
+        let keep = !placed.contains(&at);
+        at += 1;
+        if keep {
             return true;
         }
         if p.canary {
@@ -218,9 +217,9 @@ pub(crate) fn withdraw(g: &mut GroupRun, slots: &BTreeSet<u32>, why: &str) {
         touched.extend(p.previous_allocation.clone());
         false
     });
-    let uncounted = &g.uncounted_stops;
+    let uncounted = &parts.hooks.uncounted_stops;
     plan.stops.retain(|s| {
-        if !slots.contains(&s.name_index) {
+        if !claimed.contains(s.allocation.as_str()) {
             return true;
         }
         if s.reason == Reason::Migrate {
@@ -232,7 +231,7 @@ pub(crate) fn withdraw(g: &mut GroupRun, slots: &BTreeSet<u32>, why: &str) {
         false
     });
     plan.destructive_updates.retain(|d| {
-        let keep = !slots.contains(&d.name_index);
+        let keep = !claimed.contains(d.allocation.as_str());
         if !keep {
             counters.destructive = counters.destructive.saturating_sub(1);
             touched.insert(d.allocation.clone());
@@ -246,7 +245,7 @@ pub(crate) fn withdraw(g: &mut GroupRun, slots: &BTreeSet<u32>, why: &str) {
     ];
     for (list, counter) in lists {
         list.retain(|u| {
-            let keep = !slots.contains(&u.name_index);
+            let keep = !claimed.contains(u.allocation.as_str());
             if !keep {
                 *counter = counter.saturating_sub(1);
                 touched.insert(u.allocation.clone());
@@ -255,15 +254,14 @@ pub(crate) fn withdraw(g: &mut GroupRun, slots: &BTreeSet<u32>, why: &str) {
         });
     }
     plan.attribute_updates.retain(|u| {
-        let keep = !slots.contains(&u.name_index);
+        let keep = !claimed.contains(u.allocation.as_str());
         if !keep {
             touched.insert(u.allocation.clone());
         }
         keep
     });
-    for &index in slots {
-        for i in g.slots.claimants(index) {
-            let c = &mut g.candidates[i];
+    for range in claimants {
+        for c in &mut parts.candidates[range] {
             if !touched.contains(c.id()) {
                 continue;
             }
@@ -285,10 +283,55 @@ pub(crate) fn withdraw(g: &mut GroupRun, slots: &BTreeSet<u32>, why: &str) {
         .retain(|e| !referenced_before.contains(&e.id) || referenced_after.contains(&e.id));
 }
 
+/// Whether a hold, veto or deferral of slot `slot` of `g` would withdraw
+/// anything: not when a safety rule binds every change of the slot.
+pub(crate) fn withdrawable<'a>(g: &(impl HookedGroup<'a> + ?Sized), slot: u32) -> bool {
+    let (placed, claimed) = concerned(g, &BTreeSet::from([slot]));
+    !placed.is_empty() || !claimed.is_empty()
+}
+
+/// The entries of `g`'s plan that concern `slots` and may be withdrawn:
+/// placements by position, the rest by allocation. Stops a safety rule
+/// makes are never among them.
+fn concerned<'a>(
+    g: &(impl HookedGroup<'a> + ?Sized),
+    slots: &BTreeSet<u32>,
+) -> (BTreeSet<usize>, BTreeSet<String>) {
+    let slot_of = g.slot_of();
+    let plan = g.plan();
+    let placed = (plan.placements.iter().enumerate())
+        .filter(|(_, p)| slot_of.placement(p).is_some_and(|s| slots.contains(&s)))
+        .map(|(at, _)| at)
+        .collect();
+    let binding = &g.hooks().binding;
+    let stops = (plan.stops.iter())
+        .filter(|s| !binding.contains(&s.allocation))
+        .map(|s| (&s.allocation, s.name_index));
+    let destructive = (plan.destructive_updates.iter()).map(|d| (&d.allocation, d.name_index));
+    let updates = allocation_updates(plan).map(|u| (&u.allocation, u.name_index));
+    let claimed = stops
+        .chain(destructive)
+        .chain(updates)
+        .filter(|(a, index)| {
+            slot_of
+                .allocation(a, *index)
+                .is_some_and(|s| slots.contains(&s))
+        })
+        .map(|(a, _)| a.clone())
+        .collect();
+    (placed, claimed)
+}
+
 /// The follow-up evaluations the plan's entries refer to.
 fn followup_refs(plan: &GroupPlan) -> BTreeSet<String> {
     let stops = plan.stops.iter().filter_map(|s| s.followup_eval.clone());
-    let updates = [
+    let updates = allocation_updates(plan).filter_map(|u| u.followup_eval.clone());
+    stops.chain(updates).collect()
+}
+
+/// Every update of an existing allocation the plan holds, list after list.
+fn allocation_updates(plan: &GroupPlan) -> impl Iterator<Item = &AllocationUpdate> {
+    [
         &plan.in_place_updates,
         &plan.disconnect_updates,
         &plan.reconnect_updates,
@@ -296,6 +339,4 @@ fn followup_refs(plan: &GroupPlan) -> BTreeSet<String> {
     ]
     .into_iter()
     .flatten()
-    .filter_map(|u| u.followup_eval.clone());
-    stops.chain(updates).collect()
 }
