@@ -219,7 +219,7 @@ pub fn run(
             input.explain = *explain;
             let plan = reconcile_one(&input, reconciler.as_ref(), plugins, shipped)?;
             if *json {
-                println!("{}", serde_json::to_string_pretty(&plan)?);
+                crate::output::line(&serde_json::to_string_pretty(&plan)?)?;
             } else {
                 print!("{}", render::plan(&input, &plan, *explain));
             }
@@ -242,13 +242,13 @@ pub fn run(
             let plan = reconcile_one(&input, reconciler.as_ref(), None, shipped)?;
             let theirs = nomad_plan(cluster.source.as_ref(), &snapshot)?;
             let groups = compare(&plan, &theirs);
-            print!("{}", comparison_table(job, &groups));
             let same = !groups.iter().any(GroupComparison::differs);
-            if same {
-                println!("slotwise and Nomad agree on every counter.");
+            let verdict = if same {
+                "slotwise and Nomad agree on every counter."
             } else {
-                println!("slotwise and Nomad differ (marked ≠).");
-            }
+                "slotwise and Nomad differ (marked ≠)."
+            };
+            crate::output::text(&format!("{}{verdict}\n", comparison_table(job, &groups)))?;
             Ok(same)
         }
     }
@@ -360,7 +360,7 @@ fn plan_all(
         &reconcile,
     );
     if json {
-        println!("{}", serde_json::to_string_pretty(&totals)?);
+        crate::output::line(&serde_json::to_string_pretty(&totals)?)?;
     } else {
         print!("{}", cluster::render(&totals));
     }

@@ -82,12 +82,12 @@ pub fn run(
             sdk,
         } => {
             let dir = new::run(name, *lang, dir.as_deref(), sdk.as_deref())?;
-            println!(
+            crate::output::line(&format!(
                 "wrote plugin {name} in {}; build it with `slotwise plugin build {}`, then `slotwise check {}`",
                 dir.display(),
                 dir.display(),
                 dir.join("tests").display()
-            );
+            ))?;
             Ok(true)
         }
         PluginCommand::Build { dir } => build::run(dir).map(|_| true),

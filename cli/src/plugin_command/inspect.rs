@@ -74,7 +74,7 @@ pub fn run(file: &Path, settings: Option<&str>, json: bool) -> Result<bool> {
             "loadable": loadable,
             "refusal": verdict.as_ref().err(),
         });
-        println!("{}", serde_json::to_string_pretty(&value)?);
+        crate::output::line(&serde_json::to_string_pretty(&value)?)?;
         return Ok(loadable);
     }
     let versions: Vec<String> = inspection
@@ -155,9 +155,11 @@ pub fn run(file: &Path, settings: Option<&str>, json: bool) -> Result<bool> {
             ));
         }
     }
-    for (label, value) in rows {
-        println!("{label:<12}{value}");
-    }
+    let text: String = rows
+        .iter()
+        .map(|(label, value)| format!("{label:<12}{value}\n"))
+        .collect();
+    crate::output::text(&text)?;
     Ok(loadable)
 }
 
