@@ -2,16 +2,34 @@
 //
 // Nothing here knows about components, so the Node tests import it as it is.
 
-// The kinds that take a running allocation down. Placements add capacity and
-// in-place updates keep the allocation running; disconnect, reconnect and
-// follow-ups only record what the cluster already did.
-const ENDING = new Set(["stop", "migrate", "destructive-update"]);
+// Which changes take a serving allocation down is asked of every change of
+// the plan, so it compares strings directly: the batch's enum values arrive
+// as fresh strings, which a Set would hash on every lookup.
 
-// Stopping an allocation that no longer serves (failed, complete, lost with
-// its node) takes nothing down: it is clean-up, and blocking it would only
-// hold up its replacement.
-const SERVING_CLIENT = new Set(["running", "pending"]);
-const GONE = new Set(["lost", "expiring"]);
+/**
+ * Whether `change` takes a running allocation down: a stop, a migration or a
+ * destructive update (placements add capacity, in-place updates keep the
+ * allocation running, and disconnect, reconnect and follow-ups only record
+ * what the cluster already did) of an allocation that still serves.
+ * Stopping one that no longer serves (failed, complete, lost with its node)
+ * is clean-up, and blocking it would only hold up its replacement.
+ *
+ * @param {object} change a `change`
+ * @param {object[]} candidates the batch's candidates
+ * @returns {boolean}
+ */
+function disrupts(change, candidates) {
+  const kind = change.kind;
+  if (kind !== "stop" && kind !== "migrate" && kind !== "destructive-update") return false;
+  const candidate = change.candidate == null ? undefined : candidates[change.candidate];
+  // A change about no candidate cannot be judged; counting it errs on the
+  // side of fewer disruptions.
+  if (candidate === undefined) return true;
+  const status = candidate.clientStatus;
+  if (status !== "running" && status !== "pending") return false;
+  const classification = candidate.classification;
+  return classification !== "lost" && classification !== "expiring";
+}
 
 /**
  * Reads the settings text, `{"limit": N}`.
@@ -57,14 +75,7 @@ export function disruptive(batch, at) {
   const { first, count } = batch.slots[at].changes;
   const found = [];
   for (let c = first; c < first + count; c++) {
-    const change = batch.changes[c];
-    if (!ENDING.has(change.kind)) continue;
-    const candidate = change.candidate == null ? undefined : batch.candidates[change.candidate];
-    // A change about no candidate cannot be judged; counting it errs on the
-    // side of fewer disruptions.
-    if (candidate === undefined || (SERVING_CLIENT.has(candidate.clientStatus) && !GONE.has(candidate.classification))) {
-      found.push(c);
-    }
+    if (disrupts(batch.changes[c], batch.candidates)) found.push(c);
   }
   return found;
 }
@@ -80,24 +91,46 @@ export function disruptive(batch, at) {
  * @returns {object[]} `veto` records
  */
 export function review(limit, batch) {
+  return judge(limit, batch).vetoes;
+}
+
+/**
+ * The review of the whole plan in one pass over its changes: the vetoes, as
+ * `review` gives them, and how many disruptive changes the plan proposes.
+ *
+ * @param {number} limit disruptive changes the reconcile may make
+ * @param {object} batch a `slot-batch`
+ * @returns {{vetoes: object[], proposed: number}}
+ */
+export function judge(limit, batch) {
+  const { slots, changes, candidates } = batch;
   let used = 0;
+  let proposed = 0;
   const vetoes = [];
-  for (let at = 0; at < batch.slots.length; at++) {
-    const changes = disruptive(batch, at);
-    if (changes.length === 0) continue;
-    if (used + changes.length <= limit) {
-      used += changes.length;
+  for (let at = 0; at < slots.length; at++) {
+    const span = slots[at].changes;
+    let count = 0;
+    let first = 0;
+    for (let c = span.first, end = span.first + span.count; c < end; c++) {
+      if (!disrupts(changes[c], candidates)) continue;
+      if (count === 0) first = c;
+      count++;
+    }
+    if (count === 0) continue;
+    proposed += count;
+    if (used + count <= limit) {
+      used += count;
       continue;
     }
     const left = limit - used;
     vetoes.push({
-      change: changes[0],
+      change: first,
       reason:
-        `slot ${slotName(batch, at)} would disrupt ${plural(changes.length, "allocation")} ` +
+        `slot ${slotName(batch, at)} would disrupt ${plural(count, "allocation")} ` +
         `but ${left} of ${plural(limit, "disruption")} per reconcile ${left === 1 ? "is" : "are"} left`,
     });
   }
-  return vetoes;
+  return { vetoes, proposed };
 }
 
 /**
@@ -110,11 +143,23 @@ export function review(limit, batch) {
  * @returns {string}
  */
 export function summary(limit, batch, vetoes) {
-  let proposed = 0;
-  for (let at = 0; at < batch.slots.length; at++) proposed += disruptive(batch, at).length;
+  return line(limit, batch, judge(limit, batch).proposed, vetoes.length);
+}
+
+/**
+ * The summary line from counts already made: `proposed` disruptive changes,
+ * `vetoed` slots.
+ *
+ * @param {number} limit disruptive changes the reconcile may make
+ * @param {object} batch the reviewed `slot-batch`
+ * @param {number} proposed disruptive changes in the plan
+ * @param {number} vetoed slots vetoed
+ * @returns {string}
+ */
+export function line(limit, batch, proposed, vetoed) {
   return (
     `${plural(proposed, "disruptive change")} proposed across ${plural(batch.groups.length, "group")}, ` +
-    `${plural(limit, "disruption")} allowed: ${plural(vetoes.length, "slot")} vetoed`
+    `${plural(limit, "disruption")} allowed: ${plural(vetoed, "slot")} vetoed`
   );
 }
 

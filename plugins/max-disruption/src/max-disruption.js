@@ -4,7 +4,7 @@
 // the limit below is read then. No clock.
 
 import { log } from "slotwise:plugin/log@0.2.0";
-import { readSettings, review, summary } from "./disruption.js";
+import { judge, line, readSettings } from "./disruption.js";
 
 let limit = 0;
 
@@ -29,8 +29,8 @@ export const plugin = {
     if (batch.tag !== "review") {
       throw `max-disruption answers review batches, not ${batch.tag}`;
     }
-    const vetoes = review(limit, batch.val);
-    log("info", summary(limit, batch.val, vetoes));
+    const { vetoes, proposed } = judge(limit, batch.val);
+    log("info", line(limit, batch.val, proposed, vetoes.length));
     return { tag: "review", val: vetoes };
   },
 };
