@@ -114,7 +114,8 @@ async function outcomeOf(input: ReconcileInput): Promise<Outcome> {
   } catch (e) {
     if (e instanceof InputError) return { inputError: { field: e.field, message: e.reason } };
     if (e instanceof SessionError) return { sessionError: { plugin: e.plugin, group: e.group, slot: e.slot, message: e.reason } };
-    return { hostError: `the component failed: ${e instanceof Error ? e.message : String(e)}` };
+    // The package's ComponentError says which component failed, and how.
+    return { hostError: e instanceof Error ? e.message : `the reconciler failed: ${String(e)}` };
   }
 }
 
