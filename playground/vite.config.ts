@@ -1,5 +1,5 @@
 // The playground's build: static files in dist/, relative paths so that any static server (or a
-// sub-path) serves them; the session driver and the WIT value conversions come from
+// sub-path) serves them; the reconciler, the scenario reader and the session come from
 // @slotwise/reconciler, linked from packages/npm, outside this folder.
 import { defineConfig } from 'vite';
 

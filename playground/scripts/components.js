@@ -1,8 +1,8 @@
-// Prepares what the playground bundles, before Vite runs: the reconciler, the scenario reader
-// and every plugin of slotwise:plugin@0.2.0 in target/slotwise/plugins/ transpiled by jco, the
-// WIT type description, and the example scenarios. Plugins and examples are discovered, so new
-// ones appear by themselves. Test plugins (test-plugins.json, written by `cargo xtask plugins`)
-// are bundled apart: the page lists them only for the end-to-end tests.
+// Prepares what the playground bundles, before Vite runs: every plugin of slotwise:plugin@0.2.0
+// in target/slotwise/plugins/ transpiled by jco, and the example scenarios. Plugins and examples
+// are discovered, so new ones appear by themselves. Test plugins (test-plugins.json, written by
+// `cargo xtask plugins`) are bundled apart: the page lists them only for the end-to-end tests.
+// The reconciler and the scenario reader are not here: they come from @slotwise/reconciler.
 
 import { createHash } from 'node:crypto';
 import { access, mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
@@ -54,7 +54,7 @@ const PLUGIN_LOG = 'slotwise:plugin/log';
 const PLUGIN_EXPORT = 'slotwise:plugin/plugin@0.2.0';
 
 /**
- * Transpiles the component at `file` into `generated/<dir>/`, for fresh instances on demand:
+ * Transpiles the plugin at `file` into `generated/<dir>/`, for fresh instances on demand:
  * `index.js` exports `instantiateFresh(provided)`, compiling each core module once. A plugin's
  * log import is `provided` by the caller; WASI imports are bound to jco's browser shims.
  */
@@ -170,21 +170,17 @@ async function examples() {
   return list;
 }
 
-const needed = ['reconciler.wasm', 'scenario-reader.wasm', 'wit-types.json'];
-for (const file of needed) {
-  if (!(await exists(path.join(built, file)))) {
-    throw new Error(`${path.join(built, file)} is missing: run \`cargo xtask playground\` first`);
-  }
+// The linked package works in the repository once `cargo xtask playground` wrote what it bundles.
+const packaged = path.join(root, 'packages/npm/generated/reconciler/index.js');
+if (!(await exists(packaged))) {
+  throw new Error(`${packaged} is missing: run \`cargo xtask playground\` first`);
 }
 await rm(generated, { recursive: true, force: true });
 await mkdir(generated, { recursive: true });
-await transpileInto(path.join(built, 'reconciler.wasm'), 'reconciler', 'reconciler');
-await transpileInto(path.join(built, 'scenario-reader.wasm'), 'scenario-reader', 'scenario-reader');
-await writeFile(path.join(generated, 'wit-types.json'), await readFile(path.join(built, 'wit-types.json')));
 const bundled = await plugins();
 const exampleList = await examples();
 console.log(
-  `playground components: reconciler, scenario reader, plugins [${bundled.offered.join(', ')}], ` +
+  `playground components: plugins [${bundled.offered.join(', ')}], ` +
     `test plugins [${bundled.testing.join(', ')}], left out (not 0.2) [${bundled.skipped.join(', ')}]; ` +
     `${exampleList.length} examples`,
 );

@@ -1,16 +1,15 @@
 /** The playground page: wires the editor, the plugins panel, the plan of the round shown, the next-round controls and the timeline. */
 
 import './style.css';
-import { freshReconciler, scenarioReader, type Syntax } from './components.ts';
+import { InputError, SessionError, type ReconcileInput as ContractInput, type Relay } from '@slotwise/reconciler';
+import { loadedReconciler, type Syntax } from './components.ts';
 import type { Plan, ReconcileInput } from './contract.ts';
 import { EXAMPLES } from './examples.ts';
 import { loadCatalog, type BundledPlugin, type Loadable } from './plugins/catalog.ts';
 import { PluginSet } from './plugins/plugin-set.ts';
 import { applyScenarioPlugins, type Entry } from './plugins/scenario-plugins.ts';
-import { runSession, type Relay } from '@slotwise/reconciler/session';
 import { inputAfter, type Outcome, type Round } from './rounds.ts';
 import { readScenario, type Scenario } from './scenario.ts';
-import { ScriptedRelay } from './scripted-policy.ts';
 import { decodeShared, encodeShared } from './share.ts';
 import { clock, STEPS } from './time.ts';
 import { h } from './view/dom.ts';
@@ -18,7 +17,6 @@ import { Editor } from './view/editor.ts';
 import { renderOutcome } from './view/plan-view.ts';
 import { renderPluginsPanel } from './view/plugins-panel.ts';
 import { renderTimeline } from './view/timeline.ts';
-import { lift, lower, pageCodec } from './wit.ts';
 
 const DEFAULT_EXAMPLE = 'docs/examples/canary-rollout/round-1-new-version.yaml';
 
@@ -86,13 +84,10 @@ function scheduleCheck(): void {
 }
 
 /** Who answers for the plugins the next reconcile consults: the scenario's script, the scenario's plugins in its order, then those the user switched on. */
-async function relays(): Promise<Relay[]> {
+function relays(): Relay[] {
   const out: Relay[] = [];
-  const scenario = state.scenario;
-  if (scenario?.scripted) {
-    const { reader } = await scenarioReader();
-    out.push(new ScriptedRelay(reader, pageCodec, scenario.text, scenario.syntax, scenario.scripted));
-  }
+  const scripted = state.scenario?.scripted;
+  if (scripted) out.push(scripted);
   const entries: Entry[] = [
     ...state.scenarioPlugins.filter((e) => 'refused' in e || (e.plugin.enabled && e.plugin.fromScenario)),
     ...state.catalog
@@ -103,15 +98,24 @@ async function relays(): Promise<Relay[]> {
   return out;
 }
 
-/** Reconciles `input` with a fresh reconciler instance, as the host gives each reconcile one. */
+/**
+ * Reconciles `input`: on the package's encoded path when no plugin is consulted, through the
+ * reconciler's session with the relays otherwise. The page's body tells which ran (`data-path`),
+ * for the tests that drive it.
+ */
 async function outcomeOf(input: ReconcileInput): Promise<Outcome> {
+  const consulted = relays();
+  const path = consulted.length === 0 ? 'encoded' : 'session';
+  document.body.dataset.path = path;
   try {
-    const outcome = await runSession(await freshReconciler(), lower(input, { ref: 'reconcile-input' }), await relays());
-    if ('plan' in outcome) return { plan: lift<Plan>(outcome.plan, { ref: 'plan' }) };
-    if ('inputError' in outcome) return { inputError: lift(outcome.inputError, { ref: 'input-error' }) };
-    return { sessionError: lift(outcome.sessionError, { ref: 'session-error' }) };
+    const reconciler = await loadedReconciler();
+    const plan = path === 'encoded' ? reconciler.reconcile(input as unknown as ContractInput) : await reconciler.reconcileThrough(input as unknown as ContractInput, consulted);
+    return { plan: plan as unknown as Plan };
   } catch (e) {
-    return { hostError: `the component failed: ${e instanceof Error ? e.message : String(e)}` };
+    if (e instanceof InputError) return { inputError: { field: e.field, message: e.reason } };
+    if (e instanceof SessionError) return { sessionError: { plugin: e.plugin, group: e.group, slot: e.slot, message: e.reason } };
+    // The package's ComponentError says which component failed, and how.
+    return { hostError: e instanceof Error ? e.message : `the reconciler failed: ${String(e)}` };
   }
 }
 

@@ -1,25 +1,10 @@
-/** A scenario's text read into the reconciler input by the scenario reader component, with errors placed for the editor. */
+/** A scenario's text read by the package's scenario reader, with errors placed for the editor. */
 
-import { errPayload, parseJson } from './wit.ts';
+import { ScenarioError, type PluginRequest, type Relay } from '@slotwise/reconciler';
 import { scenarioReader, type Syntax } from './components.ts';
 import type { ReconcileInput } from './contract.ts';
 
-/** A plugin as the scenario's `plugins` list asks for it. */
-export interface PluginRequest {
-  /** A bundled plugin, by name; none when the scenario gives a file path. */
-  plugin: string | null;
-  path: string | null;
-  name: string | null;
-  /** The SHA-256 its component file must have, when pinned. */
-  sha256: string | null;
-  settings: string;
-  monitor: boolean;
-  failOpen: boolean;
-  /** Milliseconds per hook call, when the scenario sets a deadline. */
-  deadlineMs: number | null;
-  /** Milliseconds in all calls of one reconcile, when the scenario sets them. */
-  reconcileDeadlineMs: number | null;
-}
+export type { PluginRequest };
 
 /** A scenario, read. */
 export interface Scenario {
@@ -28,8 +13,8 @@ export interface Scenario {
   description: string | null;
   input: ReconcileInput;
   plugins: PluginRequest[];
-  /** The scripted policy's plugins, the JSON of session `consulted` records, when it scripts one. */
-  scripted: string | null;
+  /** The relay of the scenario's scripted policy, when it scripts one. */
+  scripted: Relay | null;
 }
 
 /** Why a text is not a scenario, and where. */
@@ -44,41 +29,12 @@ export async function readScenario(
   text: string,
   syntax: Syntax,
 ): Promise<{ scenario: Scenario } | { error: ReadError }> {
-  const { reader } = await scenarioReader();
+  const reader = await scenarioReader();
   try {
-    const read = reader.read(text, syntax);
-    return {
-      scenario: {
-        text,
-        syntax,
-        description: read.description ?? null,
-        input: parseJson(read.input) as ReconcileInput,
-        plugins: read.plugins.map((p) => ({
-          plugin: p.plugin ?? null,
-          path: p.path ?? null,
-          name: p.name ?? null,
-          sha256: p.sha256 ?? null,
-          settings: p.settings,
-          monitor: p.monitor,
-          failOpen: p.failOpen,
-          deadlineMs: p.deadline === undefined ? null : Number(p.deadline / 1_000_000n),
-          reconcileDeadlineMs: p.reconcileDeadline === undefined ? null : Number(p.reconcileDeadline / 1_000_000n),
-        })),
-        scripted: read.scripted ?? null,
-      },
-    };
+    const read = reader.scenario(text, { syntax });
+    return { scenario: { ...read, text, syntax, input: read.input as unknown as ReconcileInput } };
   } catch (e) {
-    const payload = errPayload(e) as
-      | { message: string; field?: string; line?: number; column?: number }
-      | undefined;
-    if (payload === undefined) throw e;
-    return {
-      error: {
-        message: payload.message,
-        field: payload.field ?? null,
-        line: payload.line ?? null,
-        column: payload.column ?? null,
-      },
-    };
+    if (!(e instanceof ScenarioError)) throw e;
+    return { error: { message: e.reason, field: e.field, line: e.line, column: e.column } };
   }
 }

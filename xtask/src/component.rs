@@ -12,6 +12,16 @@ pub fn build(ws: &Workspace) -> Result<PathBuf> {
     Ok(out)
 }
 
+/// Builds the scenario-reader component into `target/slotwise/scenario-reader.wasm`.
+pub fn reader(ws: &Workspace) -> Result<PathBuf> {
+    // The `scenario` crate needs the reconciler's types, and a `cdylib`
+    // exports what its dependencies export: the reader carries the
+    // reconciler's interfaces too, unused by the package.
+    let out = ws.root.join("target/slotwise/scenario-reader.wasm");
+    build_package(ws, "slotwise-scenario-reader", &out)?;
+    Ok(out)
+}
+
 /// Builds crate `package` for `wasm32-unknown-unknown` on its own (so that
 /// its features do not leak into other crates' builds), wraps it into a
 /// component that imports nothing, and writes it to `out`.

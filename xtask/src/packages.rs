@@ -7,7 +7,7 @@ mod readme;
 mod staging;
 
 use crate::run::Workspace;
-use crate::{component, playground, wit_types};
+use crate::{component, wit_types};
 use anyhow::Result;
 use staging::Bundle;
 use std::path::PathBuf;
@@ -54,11 +54,18 @@ pub fn test(ws: &Workspace) -> Result<()> {
     npm::test(ws, &tarball, &output)
 }
 
+/// What the npm package bundles, written into `packages/npm/generated`, so
+/// that the repository's copy works as it is: the playground links it.
+pub fn generate_npm_in_repository(ws: &Workspace) -> Result<()> {
+    let bundle = bundle(ws)?;
+    npm::generate(ws, &bundle, &ws.root.join("packages/npm/generated"))
+}
+
 fn bundle(ws: &Workspace) -> Result<Bundle> {
     ws.rustup_target("wasm32-unknown-unknown")?;
     Ok(Bundle {
         reconciler: component::build(ws)?,
-        reader: playground::reader(ws)?,
+        reader: component::reader(ws)?,
         wit_types: wit_types::write(ws)?,
     })
 }

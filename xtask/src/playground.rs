@@ -1,24 +1,13 @@
-//! The browser playground: the scenario-reader component it reads scenarios with, then its npm build and tests in `playground/`.
+//! The browser playground: the repository's copy of `@slotwise/reconciler` made to work (the reconciler and the scenario reader come from it), then the playground's npm build and tests in `playground/`.
 
-use crate::component;
 use crate::run::Workspace;
-use crate::{plugins, wit_types};
+use crate::{component, packages, plugins, wit_types};
 use anyhow::Result;
-use std::path::{Path, PathBuf};
-
-/// Builds the scenario-reader component into `target/slotwise/scenario-reader.wasm`.
-pub fn reader(ws: &Workspace) -> Result<PathBuf> {
-    // The `scenario` crate needs the reconciler's types, and a `cdylib`
-    // exports what its dependencies export: the reader carries the
-    // reconciler's interfaces too, unused by the playground.
-    let out = ws.root.join("target/slotwise/scenario-reader.wasm");
-    component::build_package(ws, "slotwise-scenario-reader", &out)?;
-    Ok(out)
-}
+use std::path::Path;
 
 /// Builds the playground's static files into `playground/dist`, with the
-/// components it bundles: the reconciler, the shipped plugins, the WIT type
-/// description and the reader. The host is not needed for them.
+/// components it bundles: the reconciler and the reader (through the npm
+/// package), the shipped plugins. The host is not needed for them.
 pub fn build(ws: &Workspace) -> Result<()> {
     ws.rustup_target("wasm32-unknown-unknown")?;
     component::build(ws)?;
@@ -36,9 +25,10 @@ pub fn test(ws: &Workspace) -> Result<()> {
     npm(ws, &["test"])
 }
 
-/// The reader, then `playground/dist` from the components already built.
+/// The npm package the playground links, made to work in the repository,
+/// then `playground/dist` from the components already built.
 pub fn static_files(ws: &Workspace) -> Result<()> {
-    reader(ws)?;
+    packages::generate_npm_in_repository(ws)?;
     npm(ws, &["ci", "--no-audit", "--no-fund"])?;
     npm(ws, &["run", "build"])
 }

@@ -1,10 +1,12 @@
 // The package's API; the contract's types are generated from the WIT into ../generated/contract.d.ts.
 
 import type { Plan, PluginAnswers, PluginBatch, PluginKept, ReconcileInput } from '../generated/contract.js';
-import type { AnswerContext, PluginFunction } from './session.js';
+import type { Codec } from './rendering.js';
+import type { AnswerContext, PluginFunction, Relay } from './session.js';
 
 export type * from '../generated/contract.js';
-export type { AnswerContext, HookName } from './session.js';
+export type { AnswerContext, HookName, Relay } from './session.js';
+export type { Codec } from './rendering.js';
 export { WireError } from './wire.js';
 
 /** A plugin written as JavaScript functions, on the contract's types: its answers to a batch of the hooks it names. */
@@ -65,11 +67,57 @@ export class Reconciler {
    * @throws {ComponentError} if the component traps.
    */
   reconcileWith(input: ReconcileInput, plugins: Plugin[]): Promise<Plan>;
+  /**
+   * The plan for `input` with the plugins of `relays` consulted in order: relays of the caller's
+   * own (a page's Web Workers, a scenario's scripted policy), in jco's rendering, which
+   * `conversions` converts.
+   * @throws {InputError} naming the field when the input does not fit or is refused.
+   * @throws {SessionError} when the session ends without a plan.
+   * @throws {ComponentError} if the component traps or a relay throws.
+   */
+  reconcileThrough(input: ReconcileInput, relays: Relay[]): Promise<Plan>;
 }
+
+/** Conversions between slotwise's rendering and jco's for the bundled contract, for relays of the caller's own. */
+export const conversions: Codec;
 
 export interface ReadOptions {
   /** How the text is written; YAML by default. */
   syntax?: 'yaml' | 'json';
+}
+
+/** A plugin a scenario asks for, as its `plugins` list gives it. */
+export interface PluginRequest {
+  /** A plugin shipped with slotwise, by name; null when the scenario gives a file. */
+  plugin: string | null;
+  /** A component file (which a browser cannot load). */
+  path: string | null;
+  /** The name the plugin goes by, when the scenario renames it. */
+  name: string | null;
+  /** The SHA-256, in hex, its component file must have, when pinned. */
+  sha256: string | null;
+  /** Its settings, as JSON text. */
+  settings: string;
+  /** Whether its answers are only reported. */
+  monitor: boolean;
+  /** Whether a failure of it is reported rather than ending the reconcile. */
+  failOpen: boolean;
+  /** Milliseconds per hook call, when the scenario sets a deadline. */
+  deadlineMs: number | null;
+  /** Milliseconds in all its calls of one reconcile, when the scenario sets them. */
+  reconcileDeadlineMs: number | null;
+}
+
+/** A scenario file, read whole. */
+export interface Scenario {
+  /** The reconciler input, as `read` gives it. */
+  input: ReconcileInput;
+  /** What it shows, when it says. */
+  description: string | null;
+  /** The plugins it asks for, in order; loading them is the caller's business. */
+  plugins: PluginRequest[];
+  /** The relay of its scripted policy, answering as `slotwise reconcile` does; null when it scripts none. */
+  scripted: Relay | null;
 }
 
 /** The scenario-reader component, compiled once. */
@@ -82,6 +130,11 @@ export class ScenarioReader {
    * @throws {ScenarioError} naming the field, line and column at fault.
    */
   read(text: string, options?: ReadOptions): ReconcileInput;
+  /**
+   * The scenario `text` read whole: its input, description, plugins and scripted policy.
+   * @throws {ScenarioError} naming the field, line and column at fault.
+   */
+  scenario(text: string, options?: ReadOptions): Scenario;
 }
 
 /** The plan for `input` (see Reconciler#reconcile), with the reconciler compiled on first use. */

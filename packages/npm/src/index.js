@@ -1,4 +1,4 @@
-// @slotwise/reconciler: the slotwise reconciler, a WebAssembly component transpiled by jco, run on its encoded path in Node 20+ and browsers, or through its session with plugins written as JavaScript functions; and the scenario reader.
+// @slotwise/reconciler: the slotwise reconciler, a WebAssembly component transpiled by jco, run on its encoded path in Node 20+ and browsers, or through its session with plugins written as JavaScript functions or relayed by the caller; and the scenario reader.
 //
 // Inputs and plans are slotwise's JSON rendering, as `slotwise input` and `slotwise reconcile
 // --json` print them (objects with kebab-case keys; 64-bit integers as numbers, or BigInt
@@ -9,6 +9,7 @@ import * as reconcilerComponent from '../generated/reconciler/index.js';
 import * as readerComponent from '../generated/scenario-reader/index.js';
 import witTypes from '../generated/wit-types.js';
 import { codec, parseJson } from './rendering.js';
+import { ScriptedRelay } from './scripted.js';
 import { FunctionRelay, runSession } from './session.js';
 import { FieldError, wireCodec, WireError } from './wire.js';
 
@@ -66,7 +67,8 @@ const isNode = typeof process !== 'undefined' && Boolean(process.versions?.node)
 
 /** Compiles the core module `file` beside the transpiled component `dir`, from disk in Node, fetched in a browser. */
 async function compileCore(dir, file) {
-  const url = new URL(`../generated/${dir}/${file}`, import.meta.url);
+  // The literal `.wasm` keeps what bundlers gather for this URL (Vite: `../generated/*/*.wasm`) to the core modules.
+  const url = new URL(`../generated/${dir}/${file.replace(/\.wasm$/, '')}.wasm`, import.meta.url);
   if (isNode) {
     const { readFile } = await import('node:fs/promises');
     return WebAssembly.compile(await readFile(url));
@@ -129,6 +131,9 @@ class Component {
 const wire = wireCodec(witTypes);
 const rendering = codec(witTypes);
 
+/** Conversions between slotwise's rendering and jco's for the bundled contract, for relays of the caller's own. */
+export const conversions = rendering;
+
 /** The reconciler component, compiled once; `reconcile` is synchronous. */
 export class Reconciler {
   #component;
@@ -165,14 +170,23 @@ export class Reconciler {
    * ComponentError if the component traps.
    */
   async reconcileWith(input, plugins) {
+    return this.reconcileThrough(input, [new FunctionRelay(plugins, rendering)]);
+  }
+
+  /**
+   * The plan for `input` (slotwise's JSON rendering) with the plugins of `relays` consulted, in
+   * order: relays of the caller's own (see Relay in session.d.ts; they work in jco's rendering,
+   * which `conversions` converts), such as a page's Web Workers or a scenario's scripted policy.
+   * Throws as `reconcileWith`; an error a relay throws is a ComponentError.
+   */
+  async reconcileThrough(input, relays) {
     let lowered;
     try {
       lowered = rendering.lower(input, { ref: 'reconcile-input' });
     } catch (e) {
       throw misfit(e);
     }
-    const relay = new FunctionRelay(plugins, rendering);
-    const outcome = await this.#component.during((exports) => runSession(exports, lowered, [relay]));
+    const outcome = await this.#component.during((exports) => runSession(exports, lowered, relays));
     if ('plan' in outcome) return rendering.lift(outcome.plan, { ref: 'plan' });
     if ('inputError' in outcome) {
       const { field, message } = rendering.lift(outcome.inputError, { ref: 'input-error' });
@@ -217,22 +231,59 @@ export class ScenarioReader {
    * The reconciler input the scenario `text` describes, with the defaults the `slotwise`
    * command applies. Throws ScenarioError naming the field, line and column at fault.
    */
-  read(text, { syntax = 'yaml' } = {}) {
+  read(text, options) {
+    return this.scenario(text, options).input;
+  }
+
+  /**
+   * The scenario `text` read whole: its input (as `read` gives it), its description, the
+   * plugins it asks for, and the relay of its scripted policy (null when it scripts none), which
+   * answers as `slotwise reconcile` does. Throws as `read`.
+   */
+  scenario(text, { syntax = 'yaml' } = {}) {
     if (typeof text !== 'string') throw new TypeError(`a scenario is text, not ${typeof text}`);
     if (syntax !== 'yaml' && syntax !== 'json') throw new TypeError(`syntax is 'yaml' or 'json', not ${syntax}`);
     let read;
     try {
-      // jco throws the `err` of a result as the payload of an error.
-      read = this.#component.call(
-        (exports) => exports.reader.read(text, syntax),
-        (e) => e?.payload?.message !== undefined,
-      );
+      read = this.#component.call((exports) => exports.reader.read(text, syntax), isPayload);
     } catch (e) {
       if (e instanceof ComponentError) throw e;
       throw new ScenarioError(e.payload);
     }
-    return parseJson(read.input);
+    const reply = (plugin, batch) =>
+      this.#component.call((exports) => exports.reader.scriptedReply(text, syntax, plugin, batch), isPayload);
+    return {
+      input: parseJson(read.input),
+      description: read.description ?? null,
+      plugins: read.plugins.map(pluginRequest),
+      scripted: read.scripted === undefined ? null : new ScriptedRelay(parseJson(read.scripted), reply, rendering),
+    };
   }
+}
+
+/** Whether `e` is the `err` of a result, which jco throws as the payload of an error. */
+function isPayload(e) {
+  return e?.payload !== undefined;
+}
+
+/** Nanoseconds, as the reader gives a deadline, in whole milliseconds. */
+function millis(nanos) {
+  return nanos === undefined ? null : Number(BigInt(nanos) / 1_000_000n);
+}
+
+/** A plugin the scenario asks for, as the reader gives it, in the package's idiom. */
+function pluginRequest(entry) {
+  return {
+    plugin: entry.plugin ?? null,
+    path: entry.path ?? null,
+    name: entry.name ?? null,
+    sha256: entry.sha256 ?? null,
+    settings: entry.settings,
+    monitor: entry.monitor,
+    failOpen: entry.failOpen,
+    deadlineMs: millis(entry.deadline),
+    reconcileDeadlineMs: millis(entry.reconcileDeadline),
+  };
 }
 
 let reconciler;

@@ -4,17 +4,22 @@ import {
   InputError,
   Reconciler,
   ScenarioError,
+  ScenarioReader,
   SessionError,
   readScenario,
   reconcile,
   reconcileWith,
+  conversions,
+  type Codec,
   type GroupPlan,
   type Plan,
   type Plugin,
   type PluginAnswers,
   type PluginBatch,
   type PluginContext,
+  type PluginRequest,
   type ReconcileInput,
+  type Scenario,
 } from '@slotwise/reconciler';
 import { runSession, type Relay } from '@slotwise/reconciler/session';
 import { wireCodec, type Outcome } from '@slotwise/reconciler/wire';
@@ -49,6 +54,20 @@ export async function frozen(input: ReconcileInput, relays: Relay[]): Promise<nu
   const again: Plan = await reconciler.reconcileWith(input, [freeze]);
   const outcome = await runSession({} as Parameters<typeof runSession>[0], {}, relays);
   return plan.groups.length + again.groups.length + ('plan' in outcome ? 1 : 0);
+}
+
+/** A scenario read whole, planned with its scripted policy and relays of the caller's own. */
+export async function scripted(text: string, relays: Relay[]): Promise<number> {
+  const reader = await ScenarioReader.load();
+  const scenario: Scenario = reader.scenario(text, { syntax: 'json' });
+  const requests: PluginRequest[] = scenario.plugins;
+  const deadline: number | null = requests[0]?.deadlineMs ?? null;
+  const description: string | null = scenario.description;
+  const own: Relay[] = scenario.scripted === null ? relays : [scenario.scripted, ...relays];
+  const plan: Plan = await (await Reconciler.load()).reconcileThrough(scenario.input, own);
+  const codec: Codec = conversions;
+  codec.lift(codec.lower(plan, { ref: 'plan' }), { ref: 'plan' });
+  return plan.groups.length + (deadline ?? 0) + (description?.length ?? 0);
 }
 
 export function describe(e: unknown): string {

@@ -233,6 +233,22 @@ test('switching a plugin on changes the plan as the host changes it with the sam
   assert.deepEqual(await shownDecisions(), without);
 });
 
+test('with no plugin the page plans on the encoded path, and through the session the same plan', async () => {
+  const file = 'docs/examples/rolling-update.yaml';
+  await openExample(file);
+  const encoded = await shownDecisions();
+  assert.equal(await page.getAttribute('body', 'data-path'), 'encoded');
+  assert.deepEqual(encoded, decisionsOf(await hostPlan(file)));
+
+  // A limit no plan of the example reaches: the plugin is consulted and changes nothing.
+  await switchOn('max-disruption', { limit: 1000 });
+
+  assert.equal(await page.getAttribute('body', 'data-path'), 'session');
+  assert.deepEqual(await shownDecisions(), encoded);
+  await andWaitForRun(() => page.uncheck('#plugin-max-disruption-on'));
+  assert.equal(await page.getAttribute('body', 'data-path'), 'encoded');
+});
+
 test('the page opens on a bundled example with its plan shown, and offers no test plugin', async () => {
   const fresh = await newPage();
   await fresh.goto(url);

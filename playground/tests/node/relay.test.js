@@ -1,25 +1,19 @@
 // One orchestration, whichever host relays: every scenario of tests/policy/ runs through the
-// package's session driver and the playground's scripted relay in Node (the reconciler and the
-// scenario reader transpiled by jco, as the page runs them) and must end exactly as the Rust
-// host ends it (`slotwise reconcile --json`): the same plan, or the same error. The driver and the
-// conversions are @slotwise/reconciler's, as the page imports them; the scripted relay is the one
-// `npm run test:unit` compiles into node_modules/.unit.
+// session of @slotwise/reconciler (linked from packages/npm, as the page imports it) with the
+// scenario's scripted relay in Node, and must end exactly as the Rust host ends it (`slotwise
+// reconcile --json`): the same plan, or the same error.
 
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { before, test } from 'node:test';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
-import { transpile } from '@bytecodealliance/jco';
-import { codec, parseJson } from '@slotwise/reconciler/rendering';
-import { runSession } from '@slotwise/reconciler/session';
+import { InputError, Reconciler, ScenarioReader, SessionError, parseJson } from '@slotwise/reconciler';
 
 const root = workspace();
-const compiled = fileURLToPath(new URL('../../node_modules/.unit/src', import.meta.url));
-const { ScriptedRelay } = await import(pathToFileURL(path.join(compiled, 'scripted-policy.js')).href);
 
 /** The workspace: the nearest folder above this file holding Cargo.lock. */
 function workspace() {
@@ -32,25 +26,10 @@ function workspace() {
   return dir;
 }
 
-const built = path.join(root, 'target/slotwise');
 const slotwise = process.env.SLOTWISE || path.join(root, 'target/debug/slotwise');
-const generated = path.join(root, 'target/playground/node-components');
 
 let reconciler;
 let reader;
-let wit;
-
-/** The component at `file` transpiled by jco into `generated/<name>/`, imported. */
-async function transpiled(file, name) {
-  const { files } = await transpile(await readFile(file), { name });
-  const dir = path.join(generated, name);
-  await rm(dir, { recursive: true, force: true });
-  for (const [fileName, bytes] of Object.entries(files)) {
-    await mkdir(path.dirname(path.join(dir, fileName)), { recursive: true });
-    await writeFile(path.join(dir, fileName), bytes);
-  }
-  return import(pathToFileURL(path.join(dir, `${name}.js`)).href);
-}
 
 /** The scenario files under `dir`, in name order. */
 async function scenarios(dir) {
@@ -78,26 +57,21 @@ async function host(file) {
   }
 }
 
-/** How the playground's driver and relays end `file`: its plan in slotwise's rendering, or the error's message. */
+/** How the package's session and the scenario's relays end `file`: its plan in slotwise's rendering, or the error's reason. */
 async function playground(file) {
   const text = await readFile(file, 'utf8');
-  const syntax = file.endsWith('.json') ? 'json' : 'yaml';
-  const read = reader.read(text, syntax);
-  const relays = read.scripted === undefined ? [] : [new ScriptedRelay(reader, wit, text, syntax, read.scripted)];
-  const input = wit.lower(parseJson(read.input), { ref: 'reconcile-input' });
-  const outcome = await runSession(reconciler, input, relays);
-  if ('plan' in outcome) return { plan: wit.lift(outcome.plan, { ref: 'plan' }) };
-  const error = 'inputError' in outcome ? outcome.inputError : outcome.sessionError;
-  return { error: error.message };
+  const read = reader.scenario(text, { syntax: file.endsWith('.json') ? 'json' : 'yaml' });
+  try {
+    return { plan: await reconciler.reconcileThrough(read.input, read.scripted === null ? [] : [read.scripted]) };
+  } catch (e) {
+    if (e instanceof InputError || e instanceof SessionError) return { error: e.reason };
+    throw e;
+  }
 }
 
 before(async () => {
-  for (const file of ['reconciler.wasm', 'scenario-reader.wasm', 'wit-types.json']) {
-    assert.ok(existsSync(path.join(built, file)), `${path.join(built, file)} is missing: run \`cargo xtask build\` first`);
-  }
-  wit = codec(JSON.parse(await readFile(path.join(built, 'wit-types.json'), 'utf8')));
-  reconciler = await transpiled(path.join(built, 'reconciler.wasm'), 'reconciler');
-  reader = (await transpiled(path.join(built, 'scenario-reader.wasm'), 'scenario-reader')).reader;
+  reconciler = await Reconciler.load();
+  reader = await ScenarioReader.load();
 });
 
 test('every policy scenario ends through the playground relay exactly as through the Rust host', async () => {

@@ -10,13 +10,40 @@ use std::path::{Path, PathBuf};
 /// TypeScript, to check the declarations as a user's compiler reads them.
 const TYPESCRIPT: &str = "typescript@5.9.3";
 
+/// playwright-core, to drive Chromium for the test of the package in a
+/// browser; the playground's version.
+const PLAYWRIGHT: &str = "playwright-core@1.65.1";
+
 /// Stages the package and packs it into `target/packages/dist/`.
 pub fn build(ws: &Workspace, bundle: &Bundle) -> Result<PathBuf> {
+    // What `generate` left in the repository's copy is written afresh.
+    let staged = stage(ws, "npm", &["tests", "scripts", "examples", "generated"])?;
+    generate(ws, bundle, &staged.join("generated"))?;
+
+    let tarball = artifact(ws, "slotwise-reconciler-0.1.0.tgz")?;
+    let dist = tarball.parent().context("the tarball has a folder")?;
+    ws.run_in(
+        &staged,
+        "npm",
+        &[
+            "pack",
+            "--quiet",
+            "--pack-destination",
+            &dist.display().to_string(),
+        ],
+    )?;
+    built(&tarball, "npm")?;
+    Ok(tarball)
+}
+
+/// Writes what the package bundles into `generated`: the components
+/// transpiled by jco, the contract's description and its TypeScript
+/// declarations. Into `packages/npm/generated` (ignored by git), it makes the
+/// repository's copy of the package work as it is, which the playground links.
+pub fn generate(ws: &Workspace, bundle: &Bundle, generated: &Path) -> Result<()> {
     let source = ws.root.join("packages/npm");
-    let staged = stage(ws, "npm", &["tests", "scripts", "examples"])?;
     // jco, to transpile the components, is a dev dependency of the package.
     ws.run_in(&source, "npm", &["ci", "--no-audit", "--no-fund"])?;
-    let generated = staged.join("generated");
     let components = bundle
         .reconciler
         .parent()
@@ -37,22 +64,7 @@ pub fn build(ws: &Workspace, bundle: &Bundle) -> Result<PathBuf> {
             "// The contract's description, from wit-types.json.\nexport default {description};\n"
         ),
     )?;
-    declarations(ws, Language::TypeScript, &generated.join("contract.d.ts"))?;
-
-    let tarball = artifact(ws, "slotwise-reconciler-0.1.0.tgz")?;
-    let dist = tarball.parent().context("the tarball has a folder")?;
-    ws.run_in(
-        &staged,
-        "npm",
-        &[
-            "pack",
-            "--quiet",
-            "--pack-destination",
-            &dist.display().to_string(),
-        ],
-    )?;
-    built(&tarball, "npm")?;
-    Ok(tarball)
+    declarations(ws, Language::TypeScript, &generated.join("contract.d.ts"))
 }
 
 /// A fresh project at `target/packages/project-<name>` with the tarball
@@ -76,11 +88,11 @@ pub fn project(ws: &Workspace, name: &str, tarball: &Path, extra: &[&str]) -> Re
 }
 
 /// Installs the tarball into a fresh project and runs `packages/npm/tests`
-/// there against `target/debug/slotwise`; checks the declarations with
+/// there against `target/debug/slotwise`, in Node and in Chromium; checks the declarations with
 /// TypeScript as a user's project would compile them; runs the README's
 /// snippet, which must print `output`.
 pub fn test(ws: &Workspace, tarball: &Path, output: &str) -> Result<()> {
-    let dir = project(ws, "test", tarball, &[TYPESCRIPT])?;
+    let dir = project(ws, "test", tarball, &[TYPESCRIPT, PLAYWRIGHT])?;
     let outcome = run_tests(ws, &dir, output);
     std::fs::remove_dir_all(&dir)?;
     outcome
