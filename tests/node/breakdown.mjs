@@ -53,6 +53,7 @@ for (let i = 0; i <= rounds; i++) {
 const ms = (ns) => (ns / 1e6).toFixed(2);
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 console.log(`bytes: input ${sizes.input}, outcome ${sizes.outcome}; ${rounds} rounds`);
+if (process.env.SHOW_ROUNDS) for (const [name, times] of Object.entries(parts)) console.log(name, times.map((t) => ms(t)).join(" "));
 for (const [name, times] of Object.entries(parts)) {
   console.log(`${name.padEnd(7)} median ${ms(median(times)).padStart(7)} ms  best ${ms(Math.min(...times)).padStart(7)} ms`);
 }

@@ -1,6 +1,7 @@
 // The wire format's decoders: each WIT type of the contract compiled once into a function that reads a value from a buffer into the JSON rendering.
 
 import { WireError } from './wire-errors.js';
+import { recordDecoder } from './wire-records.js';
 
 const SAFE = BigInt(Number.MAX_SAFE_INTEGER);
 
@@ -93,7 +94,7 @@ export class Decoders {
       case 'alias':
         return this.of(def.type);
       case 'record':
-        return record(
+        return recordDecoder(
           def.fields.map((f) => f.name),
           def.fields.map((f) => this.of(f.type)),
         );
@@ -109,15 +110,6 @@ export class Decoders {
         throw new TypeError(`the wire format has no codec for ${name}, a ${def.kind}`);
     }
   }
-}
-
-function record(keys, decoders) {
-  const n = keys.length;
-  return (r) => {
-    const out = {};
-    for (let i = 0; i < n; i++) out[keys[i]] = decoders[i](r);
-    return out;
-  };
 }
 
 function enumeration(name, cases) {

@@ -5,6 +5,7 @@
 // tuple, variant and result it passes through adds its step to the path.
 
 import { describe, misfit, Misfit, within } from './wire-errors.js';
+import { recordEncoder } from './wire-records.js';
 
 const U64_MAX = 2n ** 64n - 1n;
 const S64_MIN = -(2n ** 63n);
@@ -152,25 +153,18 @@ export class Encoders {
   }
 
   record(name, fields) {
-    const keys = fields.map((f) => f.name);
-    const encoders = fields.map((f) => this.of(f.type));
-    const optional = fields.map((f) => this.isOption(f.type));
-    const expected = `a ${name} record`;
-    const missing = `missing field of ${name}`;
-    const n = fields.length;
-    return (w, v) => {
-      if (!isRecord(v)) misfit(expected, v);
-      let i = 0;
-      try {
-        for (; i < n; i++) {
-          const value = v[keys[i]];
-          if (value === undefined && !optional[i]) throw new Misfit(missing);
-          encoders[i](w, value);
-        }
-      } catch (e) {
-        throw within(e, `.${keys[i]}`);
-      }
-    };
+    return recordEncoder(
+      name,
+      fields.map((f) => {
+        const some = this.optionOf(f.type);
+        return {
+          key: f.name,
+          encode: this.of(f.type),
+          optional: some !== null,
+          some: some === null ? null : this.of(some),
+        };
+      }),
+    );
   }
 
   variant(name, cases) {
@@ -226,14 +220,15 @@ export class Encoders {
     };
   }
 
-  isOption(type) {
-    if (typeof type !== 'object' || type === null) return false;
-    if ('option' in type) return true;
+  /** The type of an option's value, when `type` is an option (or an alias of one); else null. */
+  optionOf(type) {
+    if (typeof type !== 'object' || type === null) return null;
+    if ('option' in type) return type.option;
     if ('ref' in type) {
       const def = this.witTypes.types[type.ref];
-      return def?.kind === 'alias' && this.isOption(def.type);
+      return def?.kind === 'alias' ? this.optionOf(def.type) : null;
     }
-    return false;
+    return null;
   }
 }
 

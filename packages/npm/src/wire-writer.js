@@ -13,9 +13,10 @@ const HI = littleEndian ? 1 : 0;
 
 /** A growable output buffer. */
 export class Writer {
-  constructor(size) {
-    this.bytes = new Uint8Array(size);
-    this.view = new DataView(this.bytes.buffer);
+  /** A writer into `bytes`, which it replaces with a larger buffer when they run out. */
+  constructor(bytes) {
+    this.bytes = bytes;
+    this.view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
     this.pos = 0;
   }
 
@@ -94,18 +95,19 @@ export class Writer {
   string(s) {
     const n = s.length;
     // A string of ASCII below 128 characters is its UTF-16 units as bytes,
-    // after a one-byte length: copied here, without the encoder's call.
+    // after a one-byte length: copied here, without the encoder's call, and
+    // checked once at the end rather than at every character.
     if (n < 0x80) {
       if (this.pos + 1 + n * 3 > this.bytes.length) this.grow(1 + n * 3);
       const bytes = this.bytes;
       const start = this.pos + 1;
-      let i = 0;
-      for (; i < n; i++) {
+      let units = 0;
+      for (let i = 0; i < n; i++) {
         const c = s.charCodeAt(i);
-        if (c >= 0x80) break;
+        units |= c;
         bytes[start + i] = c;
       }
-      if (i === n) {
+      if (units < 0x80) {
         bytes[this.pos] = n;
         this.pos = start + n;
         return;
