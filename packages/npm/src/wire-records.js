@@ -28,8 +28,6 @@ export function recordEncoder(name, fields) {
 
 /** The decoder of a record whose fields are `keys`, read by `decoders`. */
 export function recordDecoder(keys, decoders) {
-  // A literal would give "__proto__" a meaning no WIT name has, but still.
-  if (keys.includes('__proto__')) return loopingDecoder(keys, decoders);
   try {
     const names = decoders.map((_, i) => `d${i}`);
     const fields = keys.map((key, i) => `${JSON.stringify(key)}: d${i}(r)`);
