@@ -39,7 +39,7 @@ async function savedInput(name, input) {
 
 /** An input whose integers, floats and strings sit at the edges of what their types hold. */
 async function edgeInput() {
-  const input = parseJson(await readFile(path.join(root, 'docs/examples/saved-input.yaml'), 'utf8').then(inputText));
+  const input = parseJson(await slotwiseInput('docs/examples/saved-input.yaml'));
   input.now = -(2n ** 63n);
   input.job['modify-index'] = 2n ** 64n - 1n;
   input.job['job-modify-index'] = 2 ** 53 - 1;
@@ -57,13 +57,6 @@ async function edgeInput() {
   input.allocations[0].allocations[0].spec['placement-score'] = -0.1;
   input.allocations[0].allocations[0].spec['create-index'] = 2 ** 32;
   return input;
-}
-
-/** The JSON object that follows `input:` in a saved-input scenario. */
-function inputText(yaml) {
-  const start = yaml.indexOf('{');
-  const end = yaml.lastIndexOf('\n  }') + 4;
-  return yaml.slice(start, end);
 }
 
 before(async () => {
@@ -106,7 +99,8 @@ test('the codec writes the same bytes where generating code is forbidden', async
     `    JSON.stringify(input, (k, v) => typeof v === 'bigint' ? String(v) : v)) throw new Error('no round trip');`,
     `process.stdout.write(Buffer.from(encoded).toString('hex'));`,
   ].join('\n');
-  const child = run(process.execPath, ['--disallow-code-generation-from-strings', '--input-type=module', '-e', script]);
+  const flags = ['--disallow-code-generation-from-strings', '--input-type=module'];
+  const child = run(process.execPath, [...flags, '-e', script]);
   child.child.stdin.end(await slotwiseInput(file));
   const { stdout } = await child;
 
@@ -117,9 +111,17 @@ test('a value that does not fit names its field through lists, records and optio
   const input = parseJson(await slotwiseInput('docs/examples/node-down.yaml'));
   const spec = (v) => v.allocations[0].allocations[3].spec;
   const cases = [
-    [(v) => (spec(v)['job-version'] = -1), 'allocations[0].allocations[3].spec.job-version', 'expected u64 (a BigInt beyond 2^53), got -1'],
+    [
+      (v) => (spec(v)['job-version'] = -1),
+      'allocations[0].allocations[3].spec.job-version',
+      'expected u64 (a BigInt beyond 2^53), got -1',
+    ],
     [(v) => (spec(v).deployment = 7), 'allocations[0].allocations[3].spec.deployment', 'expected string, got 7'],
-    [(v) => delete spec(v).fingerprint['in-place'], 'allocations[0].allocations[3].spec.fingerprint.in-place', 'missing field of fingerprint'],
+    [
+      (v) => delete spec(v).fingerprint['in-place'],
+      'allocations[0].allocations[3].spec.fingerprint.in-place',
+      'missing field of fingerprint',
+    ],
     [(v) => (v.nodes[1].meta = [['zone']]), 'nodes[1].meta[0]', 'expected a tuple of 2, got ["zone"]'],
     [(v) => (v.now = 2n ** 63n), 'now', 'expected s64, got 9223372036854775808n'],
   ];
@@ -127,9 +129,32 @@ test('a value that does not fit names its field through lists, records and optio
     const spoilt = structuredClone(input);
     spoil(spoilt);
 
-    assert.throws(
-      () => wire.encodeInput(spoilt),
-      (e) => e instanceof FieldError && e.path === `input.${field}` && e.reason === reason && e.message === `input.${field}: ${reason}`,
-    );
+    assert.throws(() => wire.encodeInput(spoilt), (e) => {
+      assert.ok(e instanceof FieldError);
+      assert.deepEqual([e.path, e.reason, e.message], [`input.${field}`, reason, `input.${field}: ${reason}`]);
+      return true;
+    });
   }
+});
+
+test('an encoding within an encoding, or after one that failed, writes the bytes of its own value', async () => {
+  const input = parseJson(await slotwiseInput('docs/examples/node-down.yaml'));
+  const expected = new Uint8Array(await slotwiseInput('docs/examples/node-down.yaml', '--wire'));
+  const other = parseJson(await slotwiseInput('docs/examples/rolling-update.yaml'));
+  let inner;
+  const nested = { ...input };
+  Object.defineProperty(nested, 'job-id', {
+    enumerable: true,
+    get: () => {
+      inner = wire.encodeInput(other);
+      return input['job-id'];
+    },
+  });
+
+  const outer = wire.encodeInput(nested);
+  assert.throws(() => wire.encodeInput({ ...other, nodes: [{ ...other.nodes[0], status: 'gone' }] }), FieldError);
+
+  assert.deepEqual(outer, expected);
+  assert.deepEqual(inner, new Uint8Array(await slotwiseInput('docs/examples/rolling-update.yaml', '--wire')));
+  assert.deepEqual(wire.encodeInput(input), expected);
 });
