@@ -1,7 +1,8 @@
 // Splits Node's encoded path into its parts, for finding where the time goes: encoding the input, the call into the component, and decoding the outcome.
 //
-// Usage: node breakdown.mjs INPUT.json ROUNDS. Prints, per part, the median and best of the
-// rounds in milliseconds, the parts timed one after another within every round.
+// Usage: node breakdown.mjs INPUT.json ROUNDS, INPUT.json an input as `slotwise input` prints
+// it. Prints, per part, the median and best of the rounds in milliseconds, the parts timed one
+// after another within every round; with SHOW_ROUNDS set, every round's figures too.
 
 import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
