@@ -1,0 +1,167 @@
+// The wire format's decoders: each WIT type of the contract compiled once into a function that reads a value from a buffer into the JSON rendering.
+
+import { WireError } from './wire-errors.js';
+import { recordDecoder } from './wire-records.js';
+
+const SAFE = BigInt(Number.MAX_SAFE_INTEGER);
+
+function bool(r) {
+  const b = r.byte();
+  if (b > 1) throw new WireError(`a bool that is neither 0 nor 1 at byte ${r.pos - 1}`);
+  return b === 1;
+}
+
+function unsigned(prim, max) {
+  return (r) => {
+    const n = r.varint();
+    if (typeof n !== 'number' || n > max) throw new WireError(`a ${prim} out of range at byte ${r.pos}`);
+    return n;
+  };
+}
+
+function signed(prim) {
+  return (r) => {
+    const z = r.varint();
+    if (typeof z !== 'number') throw new WireError(`a ${prim} out of range at byte ${r.pos}`);
+    return z % 2 === 0 ? z / 2 : -(z + 1) / 2;
+  };
+}
+
+function s64(r) {
+  const z = r.varint();
+  if (typeof z === 'number') return z % 2 === 0 ? z / 2 : -(z + 1) / 2;
+  const n = z % 2n === 0n ? z / 2n : -(z + 1n) / 2n;
+  return n >= -SAFE && n <= SAFE ? Number(n) : n;
+}
+
+const PRIMITIVES = {
+  bool,
+  string: (r) => r.string(),
+  u8: (r) => r.byte(),
+  s8: (r) => (r.byte() << 24) >> 24,
+  u16: unsigned('u16', 0xffff),
+  u32: unsigned('u32', 0xffffffff),
+  s16: signed('s16'),
+  s32: signed('s32'),
+  u64: (r) => r.varint(),
+  s64,
+  f32(r) {
+    const n = r.f32();
+    return Number.isFinite(n) ? n : null;
+  },
+  f64(r) {
+    const n = r.f64();
+    return Number.isFinite(n) ? n : null;
+  },
+};
+
+/** Compiles and caches the decoders of the types `witTypes` describes. */
+export class Decoders {
+  constructor(witTypes) {
+    this.witTypes = witTypes;
+    this.named = new Map();
+  }
+
+  of(type) {
+    if (typeof type === 'string') {
+      const primitive = PRIMITIVES[type];
+      if (primitive === undefined) throw new TypeError(`the wire format has no codec for the WIT type ${type}`);
+      return primitive;
+    }
+    if ('ref' in type) return this.ref(type.ref);
+    if ('option' in type) return option(this.of(type.option));
+    if ('list' in type) return type.list === 'u8' ? bytes : list(this.of(type.list));
+    if ('tuple' in type) return tuple(type.tuple.map((t) => this.of(t)));
+    if ('result' in type) return result(type.result.ok, type.result.err, this);
+    throw new TypeError(`a malformed type ${JSON.stringify(type)}`);
+  }
+
+  /** A named type's decoder; resolved lazily so that the types' order does not matter. */
+  ref(name) {
+    const cached = this.named.get(name);
+    if (cached) return cached;
+    const def = this.witTypes.types[name];
+    if (def === undefined) throw new TypeError(`wit-types.json describes no type ${name}`);
+    let compiled = null;
+    this.named.set(name, (r) => compiled(r));
+    compiled = this.definition(name, def);
+    this.named.set(name, compiled);
+    return compiled;
+  }
+
+  definition(name, def) {
+    switch (def.kind) {
+      case 'alias':
+        return this.of(def.type);
+      case 'record':
+        return recordDecoder(
+          def.fields.map((f) => f.name),
+          def.fields.map((f) => this.of(f.type)),
+        );
+      case 'enum':
+        return enumeration(name, def.cases);
+      case 'variant':
+        return variant(
+          name,
+          def.cases.map((c) => c.name),
+          def.cases.map((c) => (c.type === null ? null : this.of(c.type))),
+        );
+      default:
+        throw new TypeError(`the wire format has no codec for ${name}, a ${def.kind}`);
+    }
+  }
+}
+
+function enumeration(name, cases) {
+  return (r) => {
+    const i = r.varint();
+    if (!(i < cases.length)) throw new WireError(`case ${i} of ${name}, which has ${cases.length}`);
+    return cases[i];
+  };
+}
+
+function variant(name, names, decoders) {
+  return (r) => {
+    const i = r.varint();
+    if (!(i < names.length)) throw new WireError(`case ${i} of ${name}, which has ${names.length}`);
+    const decode = decoders[i];
+    return decode === null ? names[i] : { [names[i]]: decode(r) };
+  };
+}
+
+function option(inner) {
+  return (r) => {
+    const tag = r.byte();
+    if (tag > 1) throw new WireError(`an option tag that is neither 0 nor 1 at byte ${r.pos - 1}`);
+    return tag === 1 ? inner(r) : null;
+  };
+}
+
+function list(element) {
+  return (r) => {
+    // Every item takes at least a byte: a length beyond what remains is a lie.
+    const n = r.length();
+    const out = new Array(n);
+    for (let i = 0; i < n; i++) out[i] = element(r);
+    return out;
+  };
+}
+
+function bytes(r) {
+  return Array.from(r.raw(r.length()));
+}
+
+function tuple(items) {
+  return (r) => items.map((decode) => decode(r));
+}
+
+function result(ok, err, decoders) {
+  const okDecoder = ok === null ? null : decoders.of(ok);
+  const errDecoder = err === null ? null : decoders.of(err);
+  return (r) => {
+    const tag = r.varint();
+    if (tag === 0) return { Ok: okDecoder === null ? null : okDecoder(r) };
+    if (tag === 1) return { Err: errDecoder === null ? null : errDecoder(r) };
+    throw new WireError(`a result tag ${tag}, neither Ok (0) nor Err (1)`);
+  };
+}

@@ -1,0 +1,301 @@
+// The wire format's encoders: each WIT type of the contract compiled once into a function that checks a value in the JSON rendering and writes it.
+//
+// An encoder is `(writer, value) => void`. It knows nothing of where the value
+// sits: a value that does not fit throws a Misfit, and each record, list,
+// tuple, variant and result it passes through adds its step to the path.
+
+import { describe, misfit, Misfit, within } from './wire-errors.js';
+import { recordEncoder } from './wire-records.js';
+
+const U64_MAX = 2n ** 64n - 1n;
+const S64_MIN = -(2n ** 63n);
+const S64_MAX = 2n ** 63n - 1n;
+const TWO_52 = 2 ** 52;
+
+function bool(w, v) {
+  if (typeof v !== 'boolean') misfit('bool', v);
+  w.byte(v ? 1 : 0);
+}
+
+function string(w, v) {
+  if (typeof v !== 'string') misfit('string', v);
+  w.string(v);
+}
+
+function u8(w, v) {
+  if (!Number.isInteger(v) || v < 0 || v > 0xff) misfit('u8', v);
+  w.byte(v);
+}
+
+function s8(w, v) {
+  if (!Number.isInteger(v) || v < -0x80 || v > 0x7f) misfit('s8', v);
+  w.byte(v & 0xff);
+}
+
+function unsigned(prim, max) {
+  return (w, v) => {
+    if (!Number.isInteger(v) || v < 0 || v > max) misfit(prim, v);
+    w.varint32(v);
+  };
+}
+
+function signed(prim, min, max) {
+  return (w, v) => {
+    if (!Number.isInteger(v) || v < min || v > max) misfit(prim, v);
+    w.varint32(v >= 0 ? v * 2 : -v * 2 - 1);
+  };
+}
+
+function u64(w, v) {
+  if (typeof v === 'number') {
+    if (!Number.isSafeInteger(v) || v < 0) misfit('u64 (a BigInt beyond 2^53)', v);
+    w.varint(v);
+  } else if (typeof v === 'bigint' && v >= 0n && v <= U64_MAX) {
+    w.varintBig(v);
+  } else {
+    misfit('u64', v);
+  }
+}
+
+function s64(w, v) {
+  // Zigzag: 2n for n >= 0, -2n - 1 below; exact in a double below 2^52.
+  if (typeof v === 'number' && Number.isSafeInteger(v) && Math.abs(v) < TWO_52) {
+    w.varint(v >= 0 ? v * 2 : -v * 2 - 1);
+  } else if (typeof v === 'bigint' && v >= S64_MIN && v <= S64_MAX) {
+    w.zigzagBig(v);
+  } else if (Number.isSafeInteger(v)) {
+    w.zigzagBig(BigInt(v));
+  } else {
+    misfit('s64', v);
+  }
+}
+
+function f32(w, v) {
+  if (v === null) v = NaN;
+  if (typeof v !== 'number') misfit('f32', v);
+  w.f32(v);
+}
+
+function f64(w, v) {
+  if (v === null) v = NaN;
+  if (typeof v !== 'number') misfit('f64', v);
+  w.f64(v);
+}
+
+const PRIMITIVES = {
+  bool,
+  string,
+  u8,
+  s8,
+  u16: unsigned('u16', 0xffff),
+  u32: unsigned('u32', 0xffffffff),
+  s16: signed('s16', -0x8000, 0x7fff),
+  s32: signed('s32', -0x80000000, 0x7fffffff),
+  u64,
+  s64,
+  f32,
+  f64,
+};
+
+function isRecord(v) {
+  return v !== null && typeof v === 'object' && !Array.isArray(v);
+}
+
+/** Compiles and caches the encoders of the types `witTypes` describes. */
+export class Encoders {
+  constructor(witTypes) {
+    this.witTypes = witTypes;
+    this.named = new Map();
+  }
+
+  of(type) {
+    if (typeof type === 'string') {
+      const primitive = PRIMITIVES[type];
+      if (primitive === undefined) throw new TypeError(`the wire format has no codec for the WIT type ${type}`);
+      return primitive;
+    }
+    if ('ref' in type) return this.ref(type.ref);
+    if ('option' in type) return option(this.of(type.option));
+    if ('list' in type) return type.list === 'u8' ? bytes : list(this.of(type.list));
+    if ('tuple' in type) return tuple(type.tuple.map((t) => this.of(t)));
+    if ('result' in type) return this.result(type.result);
+    throw new TypeError(`a malformed type ${JSON.stringify(type)}`);
+  }
+
+  /** A named type's encoder; resolved lazily so that the types' order does not matter. */
+  ref(name) {
+    const cached = this.named.get(name);
+    if (cached) return cached;
+    const def = this.witTypes.types[name];
+    if (def === undefined) throw new TypeError(`wit-types.json describes no type ${name}`);
+    // Types refer to each other by name: the cache holds a forwarder until
+    // the definition is compiled, then the compiled encoder itself.
+    let compiled = null;
+    this.named.set(name, (w, v) => compiled(w, v));
+    compiled = this.definition(name, def);
+    this.named.set(name, compiled);
+    return compiled;
+  }
+
+  definition(name, def) {
+    switch (def.kind) {
+      case 'alias':
+        return this.of(def.type);
+      case 'record':
+        return this.record(name, def.fields);
+      case 'enum':
+        return enumeration(name, def.cases);
+      case 'variant':
+        return this.variant(name, def.cases);
+      default:
+        throw new TypeError(`the wire format has no codec for ${name}, a ${def.kind}`);
+    }
+  }
+
+  record(name, fields) {
+    return recordEncoder(
+      name,
+      fields.map((f) => {
+        const some = this.optionOf(f.type);
+        return {
+          key: f.name,
+          encode: this.of(f.type),
+          optional: some !== null,
+          some: some === null ? null : this.of(some),
+        };
+      }),
+    );
+  }
+
+  variant(name, cases) {
+    const encoders = cases.map((c) => (c.type === null ? null : this.of(c.type)));
+    const index = new Map(cases.map((c, i) => [c.name, i]));
+    const expected = `a case of ${name}`;
+    const expectedOne = `a case of ${name} (${cases.map((c) => c.name).join(', ')})`;
+    return (w, v) => {
+      let tag = v;
+      let payload;
+      if (isRecord(v)) {
+        const keys = Object.keys(v);
+        if (keys.length !== 1) misfit(expected, v);
+        [tag] = keys;
+        payload = v[tag];
+      }
+      const i = index.get(tag);
+      if (i === undefined) misfit(expectedOne, v);
+      w.varint32(i);
+      const encode = encoders[i];
+      if (encode === null) return;
+      try {
+        encode(w, payload);
+      } catch (e) {
+        throw within(e, `.${tag}`);
+      }
+    };
+  }
+
+  result({ ok, err }) {
+    const okEncoder = ok === null ? null : this.of(ok);
+    const errEncoder = err === null ? null : this.of(err);
+    return (w, v) => {
+      if (v !== null && typeof v === 'object' && 'Ok' in v) {
+        w.byte(0);
+        if (okEncoder === null) return;
+        try {
+          okEncoder(w, v.Ok);
+        } catch (e) {
+          throw within(e, '.Ok');
+        }
+      } else if (v !== null && typeof v === 'object' && 'Err' in v) {
+        w.byte(1);
+        if (errEncoder === null) return;
+        try {
+          errEncoder(w, v.Err);
+        } catch (e) {
+          throw within(e, '.Err');
+        }
+      } else {
+        misfit('{Ok: ...} or {Err: ...}', v);
+      }
+    };
+  }
+
+  /** The type of an option's value, when `type` is an option (or an alias of one); else null. */
+  optionOf(type) {
+    if (typeof type !== 'object' || type === null) return null;
+    if ('option' in type) return type.option;
+    if ('ref' in type) {
+      const def = this.witTypes.types[type.ref];
+      return def?.kind === 'alias' ? this.optionOf(def.type) : null;
+    }
+    return null;
+  }
+}
+
+function enumeration(name, cases) {
+  const index = new Map(cases.map((c, i) => [c, i]));
+  const expected = `a case of ${name} (${cases.join(', ')})`;
+  return (w, v) => {
+    const i = index.get(v);
+    if (i === undefined) misfit(expected, v);
+    w.varint32(i);
+  };
+}
+
+function option(inner) {
+  return (w, v) => {
+    if (v === null || v === undefined) {
+      w.byte(0);
+    } else {
+      w.byte(1);
+      inner(w, v);
+    }
+  };
+}
+
+function list(element) {
+  return (w, v) => {
+    if (!Array.isArray(v)) misfit('a list', v);
+    const n = v.length;
+    w.varint(n);
+    let i = 0;
+    try {
+      for (; i < n; i++) element(w, v[i]);
+    } catch (e) {
+      throw within(e, `[${i}]`);
+    }
+  };
+}
+
+function bytes(w, v) {
+  if (v instanceof Uint8Array) {
+    w.varint(v.length);
+    w.raw(v);
+    return;
+  }
+  if (!Array.isArray(v)) misfit('list<u8>', v);
+  w.varint(v.length);
+  w.reserve(v.length);
+  for (let i = 0; i < v.length; i++) {
+    const b = v[i];
+    if (!Number.isInteger(b) || b < 0 || b > 0xff) {
+      const error = new Misfit(`expected u8, got ${describe(b)}`);
+      throw within(error, `[${i}]`);
+    }
+    w.bytes[w.pos++] = b;
+  }
+}
+
+function tuple(items) {
+  const n = items.length;
+  const expected = `a tuple of ${n}`;
+  return (w, v) => {
+    if (!Array.isArray(v) || v.length !== n) misfit(expected, v);
+    let i = 0;
+    try {
+      for (; i < n; i++) items[i](w, v[i]);
+    } catch (e) {
+      throw within(e, `[${i}]`);
+    }
+  };
+}

@@ -1,0 +1,150 @@
+// The wire format's output: a growing byte buffer that takes postcard's varints, zigzag integers, strings and floats.
+
+const utf8Encoder = new TextEncoder();
+const TWO_32 = 2 ** 32;
+
+// A BigInt's 64 bits, read back as two 32-bit halves: one store into a typed
+// array instead of a chain of BigInt operations, each of which allocates.
+const big = new BigInt64Array(1);
+const bigHalves = new Uint32Array(big.buffer);
+const littleEndian = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1;
+const LO = littleEndian ? 0 : 1;
+const HI = littleEndian ? 1 : 0;
+
+/** A growable output buffer. */
+export class Writer {
+  /** A writer into `bytes`, which it replaces with a larger buffer when they run out. */
+  constructor(bytes) {
+    this.bytes = bytes;
+    this.view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+    this.pos = 0;
+  }
+
+  /** Makes room for `n` more bytes. */
+  reserve(n) {
+    if (this.pos + n > this.bytes.length) this.grow(n);
+  }
+
+  grow(n) {
+    let size = this.bytes.length * 2;
+    while (size < this.pos + n) size *= 2;
+    const grown = new Uint8Array(size);
+    grown.set(this.bytes.subarray(0, this.pos));
+    this.bytes = grown;
+    this.view = new DataView(grown.buffer);
+  }
+
+  byte(b) {
+    if (this.pos >= this.bytes.length) this.grow(1);
+    this.bytes[this.pos++] = b;
+  }
+
+  /** A non-negative integer below 2^32 as a varint. */
+  varint32(n) {
+    if (this.pos + 5 > this.bytes.length) this.grow(5);
+    const bytes = this.bytes;
+    let pos = this.pos;
+    while (n >= 0x80) {
+      bytes[pos++] = (n & 0x7f) | 0x80;
+      n >>>= 7;
+    }
+    bytes[pos++] = n;
+    this.pos = pos;
+  }
+
+  /** A non-negative integer below 2^53 as a varint. */
+  varint(n) {
+    if (n < TWO_32) this.varint32(n);
+    else this.varint64(n % TWO_32, Math.floor(n / TWO_32));
+  }
+
+  /** The varint of the 64-bit number whose low and high 32 bits are `lo` and `hi`, both unsigned. */
+  varint64(lo, hi) {
+    if (this.pos + 10 > this.bytes.length) this.grow(10);
+    const bytes = this.bytes;
+    let pos = this.pos;
+    while (hi !== 0) {
+      bytes[pos++] = (lo & 0x7f) | 0x80;
+      lo = ((lo >>> 7) | (hi << 25)) >>> 0;
+      hi >>>= 7;
+    }
+    while (lo >= 0x80) {
+      bytes[pos++] = (lo & 0x7f) | 0x80;
+      lo >>>= 7;
+    }
+    bytes[pos++] = lo;
+    this.pos = pos;
+  }
+
+  /** A BigInt in [0, 2^64) as a varint. */
+  varintBig(n) {
+    big[0] = n;
+    this.varint64(bigHalves[LO], bigHalves[HI]);
+  }
+
+  /** A BigInt in [-2^63, 2^63) zigzagged, as a varint. */
+  zigzagBig(n) {
+    big[0] = n;
+    const lo = bigHalves[LO];
+    const hi = bigHalves[HI];
+    // (n << 1) ^ (n >> 63), a half at a time.
+    const sign = (hi >> 31) | 0;
+    this.varint64(((lo << 1) ^ sign) >>> 0, (((hi << 1) | (lo >>> 31)) ^ sign) >>> 0);
+  }
+
+  string(s) {
+    const n = s.length;
+    // A string of ASCII below 128 characters is its UTF-16 units as bytes,
+    // after a one-byte length: copied here, without the encoder's call, and
+    // checked once at the end rather than at every character.
+    if (n < 0x80) {
+      if (this.pos + 1 + n * 3 > this.bytes.length) this.grow(1 + n * 3);
+      const bytes = this.bytes;
+      const start = this.pos + 1;
+      let units = 0;
+      for (let i = 0; i < n; i++) {
+        const c = s.charCodeAt(i);
+        units |= c;
+        bytes[start + i] = c;
+      }
+      if (units < 0x80) {
+        bytes[this.pos] = n;
+        this.pos = start + n;
+        return;
+      }
+      // Every UTF-16 unit takes at most three bytes of UTF-8: a string of up
+      // to 42 units has a length that fits the one byte reserved ahead of it.
+      if (n <= 42) {
+        const { written } = utf8Encoder.encodeInto(s, bytes.subarray(start));
+        bytes[this.pos] = written;
+        this.pos = start + written;
+        return;
+      }
+    }
+    const encoded = utf8Encoder.encode(s);
+    this.varint(encoded.length);
+    this.raw(encoded);
+  }
+
+  raw(bytes) {
+    this.reserve(bytes.length);
+    this.bytes.set(bytes, this.pos);
+    this.pos += bytes.length;
+  }
+
+  f64(n) {
+    if (this.pos + 8 > this.bytes.length) this.grow(8);
+    this.view.setFloat64(this.pos, n, true);
+    this.pos += 8;
+  }
+
+  f32(n) {
+    if (this.pos + 4 > this.bytes.length) this.grow(4);
+    this.view.setFloat32(this.pos, n, true);
+    this.pos += 4;
+  }
+
+  finish() {
+    return this.bytes.slice(0, this.pos);
+  }
+}

@@ -1,0 +1,60 @@
+// Splits Node's encoded path into its parts, for finding where the time goes: encoding the input, the call into the component, and decoding the outcome.
+//
+// Usage: node breakdown.mjs INPUT.json ROUNDS, INPUT.json an input as `slotwise input` prints
+// it. Prints, per part, the median and best of the rounds in milliseconds, the parts timed one
+// after another within every round; with SHOW_ROUNDS set, every round's figures too.
+
+import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { transpile } from '@bytecodealliance/jco';
+import { parseJson } from '../../packages/npm/src/rendering.js';
+import { wireCodec } from '../../packages/npm/src/wire.js';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const root = path.resolve(here, '../..');
+const [inputPath, roundsText] = process.argv.slice(2);
+const rounds = Number(roundsText);
+
+const witTypes = JSON.parse(await readFile(path.join(root, 'target/slotwise/wit-types.json'), 'utf8'));
+const transpiled = await transpile(await readFile(path.join(root, 'target/slotwise/reconciler.wasm')), {
+  name: 'reconciler',
+  quiet: true,
+});
+const dir = path.join(os.tmpdir(), `slotwise-node-breakdown-${process.pid}`);
+for (const [name, bytes] of Object.entries(transpiled.files)) {
+  const file = path.join(dir, name);
+  await mkdir(path.dirname(file), { recursive: true });
+  await writeFile(file, bytes);
+}
+const { reconcileEncoded } = (await import(pathToFileURL(path.join(dir, 'reconciler.js')).href)).reconcile;
+await rm(dir, { recursive: true, force: true });
+const wire = wireCodec(witTypes);
+const input = parseJson(await readFile(inputPath, 'utf8'));
+
+const parts = { encode: [], call: [], decode: [], total: [] };
+let sizes;
+for (let i = 0; i <= rounds; i++) {
+  const t0 = process.hrtime.bigint();
+  const encoded = wire.encodeInput(input);
+  const t1 = process.hrtime.bigint();
+  const returned = reconcileEncoded(encoded);
+  const t2 = process.hrtime.bigint();
+  wire.decodeOutcome(returned);
+  const t3 = process.hrtime.bigint();
+  sizes = { input: encoded.length, outcome: returned.length };
+  // The first round warms the code up and is left out.
+  if (i === 0) continue;
+  parts.encode.push(Number(t1 - t0));
+  parts.call.push(Number(t2 - t1));
+  parts.decode.push(Number(t3 - t2));
+  parts.total.push(Number(t3 - t0));
+}
+const ms = (ns) => (ns / 1e6).toFixed(2);
+const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+console.log(`bytes: input ${sizes.input}, outcome ${sizes.outcome}; ${rounds} rounds`);
+if (process.env.SHOW_ROUNDS) for (const [name, times] of Object.entries(parts)) console.log(name, times.map((t) => ms(t)).join(" "));
+for (const [name, times] of Object.entries(parts)) {
+  console.log(`${name.padEnd(7)} median ${ms(median(times)).padStart(7)} ms  best ${ms(Math.min(...times)).padStart(7)} ms`);
+}
