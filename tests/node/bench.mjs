@@ -3,31 +3,15 @@
 // Usage: node bench.mjs INPUT.json ROUNDS. Prints one JSON line: the nanoseconds of every
 // round of each path, and the process's peak resident memory.
 
-import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
-import os from 'node:os';
-import path from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
-import { transpile } from '@bytecodealliance/jco';
+import { readFile } from 'node:fs/promises';
 import { parseJson, toComponent } from '../../packages/npm/src/rendering.js';
 import { wireCodec } from '../../packages/npm/src/wire.js';
+import { transpiledReconciler } from './transpiled.mjs';
 
-const here = path.dirname(fileURLToPath(import.meta.url));
-const root = path.resolve(here, '../..');
 const [inputPath, roundsText] = process.argv.slice(2);
 const rounds = Number(roundsText);
 
-const witTypes = JSON.parse(await readFile(path.join(root, 'target/slotwise/wit-types.json'), 'utf8'));
-const transpiled = await transpile(await readFile(path.join(root, 'target/slotwise/reconciler.wasm')), {
-  name: 'reconciler',
-  quiet: true,
-});
-const dir = path.join(os.tmpdir(), `slotwise-node-bench-${process.pid}`);
-for (const [name, bytes] of Object.entries(transpiled.files)) {
-  const file = path.join(dir, name);
-  await mkdir(path.dirname(file), { recursive: true });
-  await writeFile(file, bytes);
-}
-const bindings = await import(pathToFileURL(path.join(dir, 'reconciler.js')).href);
+const { bindings, witTypes } = await transpiledReconciler('bench');
 const { reconcile, reconcileEncoded } = bindings.reconcile;
 const wire = wireCodec(witTypes);
 
@@ -54,5 +38,4 @@ for (let i = 0; i < rounds; i++) {
     times[name].push(Number(process.hrtime.bigint() - started));
   }
 }
-await rm(dir, { recursive: true, force: true });
 console.log(JSON.stringify({ ...times, maxRssBytes: process.resourceUsage().maxRSS * 1024 }));

@@ -4,32 +4,16 @@
 // it. Prints, per part, the median and best of the rounds in milliseconds, the parts timed one
 // after another within every round; with SHOW_ROUNDS set, every round's figures too.
 
-import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
-import os from 'node:os';
-import path from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
-import { transpile } from '@bytecodealliance/jco';
+import { readFile } from 'node:fs/promises';
 import { parseJson } from '../../packages/npm/src/rendering.js';
 import { wireCodec } from '../../packages/npm/src/wire.js';
+import { transpiledReconciler } from './transpiled.mjs';
 
-const here = path.dirname(fileURLToPath(import.meta.url));
-const root = path.resolve(here, '../..');
 const [inputPath, roundsText] = process.argv.slice(2);
 const rounds = Number(roundsText);
 
-const witTypes = JSON.parse(await readFile(path.join(root, 'target/slotwise/wit-types.json'), 'utf8'));
-const transpiled = await transpile(await readFile(path.join(root, 'target/slotwise/reconciler.wasm')), {
-  name: 'reconciler',
-  quiet: true,
-});
-const dir = path.join(os.tmpdir(), `slotwise-node-breakdown-${process.pid}`);
-for (const [name, bytes] of Object.entries(transpiled.files)) {
-  const file = path.join(dir, name);
-  await mkdir(path.dirname(file), { recursive: true });
-  await writeFile(file, bytes);
-}
-const { reconcileEncoded } = (await import(pathToFileURL(path.join(dir, 'reconciler.js')).href)).reconcile;
-await rm(dir, { recursive: true, force: true });
+const { bindings, witTypes } = await transpiledReconciler('breakdown');
+const { reconcileEncoded } = bindings.reconcile;
 const wire = wireCodec(witTypes);
 const input = parseJson(await readFile(inputPath, 'utf8'));
 

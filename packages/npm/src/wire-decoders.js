@@ -2,6 +2,7 @@
 
 import { WireError } from './wire-errors.js';
 import { recordDecoder } from './wire-records.js';
+import { TypeCompiler } from './wire-types.js';
 
 const SAFE = BigInt(Number.MAX_SAFE_INTEGER);
 
@@ -56,37 +57,14 @@ const PRIMITIVES = {
 };
 
 /** Compiles and caches the decoders of the types `witTypes` describes. */
-export class Decoders {
+export class Decoders extends TypeCompiler {
   constructor(witTypes) {
-    this.witTypes = witTypes;
-    this.named = new Map();
-  }
-
-  of(type) {
-    if (typeof type === 'string') {
-      const primitive = PRIMITIVES[type];
-      if (primitive === undefined) throw new TypeError(`the wire format has no codec for the WIT type ${type}`);
-      return primitive;
-    }
-    if ('ref' in type) return this.ref(type.ref);
-    if ('option' in type) return option(this.of(type.option));
-    if ('list' in type) return type.list === 'u8' ? bytes : list(this.of(type.list));
-    if ('tuple' in type) return tuple(type.tuple.map((t) => this.of(t)));
-    if ('result' in type) return result(type.result.ok, type.result.err, this);
-    throw new TypeError(`a malformed type ${JSON.stringify(type)}`);
-  }
-
-  /** A named type's decoder; resolved lazily so that the types' order does not matter. */
-  ref(name) {
-    const cached = this.named.get(name);
-    if (cached) return cached;
-    const def = this.witTypes.types[name];
-    if (def === undefined) throw new TypeError(`wit-types.json describes no type ${name}`);
-    let compiled = null;
-    this.named.set(name, (r) => compiled(r));
-    compiled = this.definition(name, def);
-    this.named.set(name, compiled);
-    return compiled;
+    const kinds = { primitives: PRIMITIVES, bytes, option, list, tuple };
+    super(witTypes, {
+      ...kinds,
+      result: ({ ok, err }, decoders) => result(ok, err, decoders),
+      forward: (get) => (r) => get()(r),
+    });
   }
 
   definition(name, def) {

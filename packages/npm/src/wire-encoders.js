@@ -6,6 +6,7 @@
 
 import { describe, misfit, Misfit, within } from './wire-errors.js';
 import { recordEncoder } from './wire-records.js';
+import { TypeCompiler } from './wire-types.js';
 
 const U64_MAX = 2n ** 64n - 1n;
 const S64_MIN = -(2n ** 63n);
@@ -102,39 +103,14 @@ function isRecord(v) {
 }
 
 /** Compiles and caches the encoders of the types `witTypes` describes. */
-export class Encoders {
+export class Encoders extends TypeCompiler {
   constructor(witTypes) {
-    this.witTypes = witTypes;
-    this.named = new Map();
-  }
-
-  of(type) {
-    if (typeof type === 'string') {
-      const primitive = PRIMITIVES[type];
-      if (primitive === undefined) throw new TypeError(`the wire format has no codec for the WIT type ${type}`);
-      return primitive;
-    }
-    if ('ref' in type) return this.ref(type.ref);
-    if ('option' in type) return option(this.of(type.option));
-    if ('list' in type) return type.list === 'u8' ? bytes : list(this.of(type.list));
-    if ('tuple' in type) return tuple(type.tuple.map((t) => this.of(t)));
-    if ('result' in type) return this.result(type.result);
-    throw new TypeError(`a malformed type ${JSON.stringify(type)}`);
-  }
-
-  /** A named type's encoder; resolved lazily so that the types' order does not matter. */
-  ref(name) {
-    const cached = this.named.get(name);
-    if (cached) return cached;
-    const def = this.witTypes.types[name];
-    if (def === undefined) throw new TypeError(`wit-types.json describes no type ${name}`);
-    // Types refer to each other by name: the cache holds a forwarder until
-    // the definition is compiled, then the compiled encoder itself.
-    let compiled = null;
-    this.named.set(name, (w, v) => compiled(w, v));
-    compiled = this.definition(name, def);
-    this.named.set(name, compiled);
-    return compiled;
+    const kinds = { primitives: PRIMITIVES, bytes, option, list, tuple };
+    super(witTypes, {
+      ...kinds,
+      result: (type, encoders) => encoders.result(type),
+      forward: (get) => (w, v) => get()(w, v),
+    });
   }
 
   definition(name, def) {
