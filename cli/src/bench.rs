@@ -36,6 +36,9 @@ pub struct Options<'a> {
     pub rounds: usize,
     /// Skip the measurements in child processes (memory, Node).
     pub quick: bool,
+    /// Only the reconcile table and the aims it decides, for a short run
+    /// while working on the reconciler's speed.
+    pub table_only: bool,
 }
 
 /// Prints every figure: the reconcile table, linearity, the 1M-allocation
@@ -57,13 +60,18 @@ pub fn run(options: &Options) -> Result<()> {
     let mut verdicts = Vec::new();
     verdicts.extend(ratio_verdicts(&rows));
     verdicts.extend(linearity(&rows));
-    if !options.quick {
+    if !options.quick && !options.table_only {
         verdicts.push(memory::million(options.component)?);
     }
-    verdicts.push(small(options.component, options.rounds.max(200))?);
+    if !options.table_only {
+        verdicts.push(small(options.component, options.rounds.max(200))?);
+    }
     println!("\naims (issue 9)");
     for line in &verdicts {
         println!("  {line}");
+    }
+    if options.table_only {
+        return Ok(());
     }
     system::run(&reconciler, options.rounds)?;
     hooks::run(&reconciler, options.shipped, options.rounds)?;

@@ -83,6 +83,9 @@ enum Command {
         /// Leave out what runs in child processes: peak memory and Node.
         #[arg(long)]
         quick: bool,
+        /// Only the reconcile table and the aims it decides.
+        #[arg(long)]
+        table_only: bool,
         /// Run as a measuring child: build the workload and reconcile it once
         /// this way (`input`, `native`, `component`, `encoded`).
         #[arg(long, hide = true)]
@@ -211,6 +214,7 @@ fn run(cli: Cli) -> Result<bool> {
             sizes,
             rounds,
             quick,
+            table_only,
             probe,
             probe_size,
             probe_command,
@@ -224,6 +228,7 @@ fn run(cli: Cli) -> Result<bool> {
                     sizes,
                     rounds: *rounds,
                     quick: *quick,
+                    table_only: *table_only,
                 })?,
             }
             Ok(true)

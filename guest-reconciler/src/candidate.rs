@@ -6,6 +6,7 @@ use crate::{
     Allocation, AllocationUpdate, Classification, ClientStatus, GroupAllocations, Job, Node,
     ObservedState, Reason, ReconcileInput, Stop, Timestamp, UpdateKind,
 };
+use std::rc::Rc;
 
 /// Which working set a candidate is in. The steps move candidates between
 /// sets; a decision such as a stop is recorded beside the standing, because
@@ -60,12 +61,16 @@ pub(crate) struct Candidate<'a> {
     /// screened out, and not a canary stopped before classification.
     pub(crate) tracked: bool,
     /// The follow-up evaluation this run attaches to it.
-    pub(crate) followup: Option<String>,
+    /// Shared by every member of a follow-up batch, so that attaching an
+    /// evaluation to thousands of candidates copies no string.
+    pub(crate) followup: Option<Rc<str>>,
     pub(crate) update: Option<UpdateKind>,
     /// The update kind a policy asked for, overriding the fingerprints.
     pub(crate) forced_update: Option<UpdateKind>,
     /// What happens to it, in a sentence; the latest decision wins.
-    pub(crate) outcome: Option<String>,
+    /// Boxed: only explained reconciles set it, and a narrower candidate
+    /// keeps the passes over a large group's candidates in cache.
+    pub(crate) outcome: Option<Box<str>>,
     /// Whether the plan explains its slots, so that outcomes are worth wording.
     explained: bool,
 }
@@ -157,7 +162,7 @@ impl<'a> Candidate<'a> {
     /// the plan explains its slots.
     pub(crate) fn settle<O: Into<String>>(&mut self, outcome: impl FnOnce() -> O) {
         if self.explained {
-            self.outcome = Some(outcome().into());
+            self.outcome = Some(outcome().into().into_boxed_str());
         }
     }
 
@@ -187,7 +192,7 @@ impl<'a> Candidate<'a> {
             allocation: self.id().to_string(),
             name_index: self.index(),
             client_status,
-            followup_eval: self.followup.clone(),
+            followup_eval: self.followup_eval(),
             reason,
             message,
         }
@@ -206,6 +211,12 @@ impl<'a> Candidate<'a> {
     }
 
     /// Belongs to the deployment with `id`.
+    /// The follow-up evaluation this candidate is attached to, as a plan
+    /// entry names it.
+    pub(crate) fn followup_eval(&self) -> Option<String> {
+        self.followup.as_deref().map(str::to_string)
+    }
+
     pub(crate) fn in_deployment(&self, id: &str) -> bool {
         self.alloc.spec.deployment.as_deref() == Some(id)
     }
@@ -229,21 +240,33 @@ pub(crate) fn gather<'a>(
         .iter()
         .find(|g| g.group == name)
         .map_or(&[][..], |g: &GroupAllocations| &g.allocations);
-    let mut candidates: Vec<Candidate<'a>> = allocations
-        .iter()
-        .map(|a| {
+    // The order is settled on small keys rather than on whole candidates:
+    // sorting a large group's candidates moved a hundred bytes per swap and
+    // read each allocation again at every comparison. Lists arrive sorted
+    // as a rule, and are then taken as they are. The position breaks the
+    // remaining ties as a stable sort would.
+    let key = |at: usize| {
+        let spec = &allocations[at].spec;
+        (spec.name_index, spec.create_index, at)
+    };
+    let before = |x: &(u32, u64, usize), y: &(u32, u64, usize)| {
+        (x.0, x.1)
+            .cmp(&(y.0, y.1))
+            .then_with(|| allocations[x.2].spec.id.cmp(&allocations[y.2].spec.id))
+            .then(x.2.cmp(&y.2))
+    };
+    let mut order: Vec<(u32, u64, usize)> = (0..allocations.len()).map(key).collect();
+    if !order.is_sorted_by(|x, y| before(x, y).is_le()) {
+        order.sort_unstable_by(before);
+    }
+    order
+        .into_iter()
+        .map(|(_, _, at)| {
+            let a = &allocations[at];
             // Validation guarantees the node exists.
             let node = &input.nodes[a.spec.node as usize];
             let policy = Policy::new(versions.for_allocation(&a.spec));
             Candidate::new(a, node, policy, input.explain)
         })
-        .collect();
-    candidates.sort_by(|a, b| {
-        (a.index(), a.alloc.spec.create_index, a.id()).cmp(&(
-            b.index(),
-            b.alloc.spec.create_index,
-            b.id(),
-        ))
-    });
-    candidates
+        .collect()
 }

@@ -83,10 +83,7 @@ fn report(c: &Candidate, now: Timestamp) -> CandidateReport {
         allocation: c.id().to_string(),
         classification: Some(rule.class),
         rule: rule.name.to_string(),
-        outcome: c
-            .outcome
-            .clone()
-            .unwrap_or_else(|| "left as it is".to_string()),
+        outcome: c.outcome.as_deref().unwrap_or("left as it is").to_string(),
     }
 }
 

@@ -46,7 +46,7 @@ pub(super) fn run(g: &mut GroupRun) -> Outcome {
         g.plan.attribute_updates.push(AllocationUpdate {
             allocation: c.id().to_string(),
             name_index: c.index(),
-            followup_eval: c.followup.clone(),
+            followup_eval: c.followup_eval(),
             reason: Reason::RescheduleLater,
             message: "failed; a follow-up evaluation will replace it".to_string(),
         });
@@ -59,7 +59,7 @@ pub(super) fn run(g: &mut GroupRun) -> Outcome {
         g.plan.disconnect_updates.push(AllocationUpdate {
             allocation: c.id().to_string(),
             name_index: c.index(),
-            followup_eval: c.followup.clone(),
+            followup_eval: c.followup_eval(),
             reason: Reason::Disconnect,
             message: format!("client on node {} disconnected; marked unknown", c.node.id),
         });

@@ -199,8 +199,9 @@ impl<'a> GroupRun<'a> {
         for (nth, batch) in batches.into_iter().enumerate() {
             let id = self.next_eval_id();
             if attach {
+                let shared: std::rc::Rc<str> = id.as_str().into();
                 for &m in &batch.members {
-                    self.candidates[m].followup = Some(id.clone());
+                    self.candidates[m].followup = Some(shared.clone());
                 }
             }
             let (job, priority, now) = (self.ctx.job, self.ctx.eval_priority, self.ctx.now);

@@ -61,20 +61,19 @@ pub(super) fn run(g: &mut GroupRun) -> Outcome {
     if !surplus.done() {
         let highest = g.occupancy.highest(surplus.remaining);
         for index in highest {
-            let message = format!("slot {index} is beyond the {count} slots the group keeps");
-            give_up(g, index, &mut surplus, Reason::ScaleDown, &message, |_| {
-                true
-            });
+            let message = || format!("slot {index} is beyond the {count} slots the group keeps");
+            give_up(g, index, &mut surplus, Reason::ScaleDown, message, |_| true);
         }
     }
     // The highest slots may be held by lost or failed allocations, and a slot
     // may be claimed twice: whatever surplus remains goes from the top.
     let slots = g.slots.all(count);
     for &index in slots.iter().rev() {
-        let message = format!("slot {index} is surplus; the group keeps {count} allocations");
-        give_up(g, index, &mut surplus, Reason::ScaleDown, &message, |_| {
-            true
-        });
+        if surplus.done() {
+            break;
+        }
+        let message = || format!("slot {index} is surplus; the group keeps {count} allocations");
+        give_up(g, index, &mut surplus, Reason::ScaleDown, message, |_| true);
     }
     Outcome::done(format!(
         "{} lost stopped; {} surplus stopped for a count of {count}",
@@ -93,8 +92,8 @@ fn give_up_canary_slots(g: &mut GroupRun, surplus: &mut Surplus) {
         .collect();
     canary_slots.dedup();
     for &index in canary_slots.iter().rev() {
-        let message = format!("slot {index} is held by a promoted canary");
-        give_up(g, index, surplus, Reason::CanaryPromoted, &message, |c| {
+        let message = || format!("slot {index} is held by a promoted canary");
+        give_up(g, index, surplus, Reason::CanaryPromoted, message, |c| {
             !c.canary
         });
     }
@@ -124,13 +123,14 @@ fn give_up_migrating(g: &mut GroupRun, surplus: &mut Surplus) {
 }
 
 /// Stops the working claimants of slot `index` that `which` selects, newest
-/// first, while surplus remains.
+/// first, while surplus remains. The message is written only for a stop:
+/// most slots a pass looks at give up nothing.
 fn give_up(
     g: &mut GroupRun,
     index: u32,
     surplus: &mut Surplus,
     reason: Reason,
-    message: &str,
+    message: impl Fn() -> String,
     which: impl Fn(&crate::candidate::Candidate) -> bool,
 ) {
     for i in g.slots.claimants(index).rev() {
@@ -143,7 +143,7 @@ fn give_up(
         {
             continue;
         }
-        surplus.take(g, i, reason, message.to_string());
+        surplus.take(g, i, reason, message());
         g.candidates[i].standing = Standing::Out;
     }
 }

@@ -85,9 +85,6 @@ fn report(g: &NodeGroupRun, i: usize) -> CandidateReport {
         allocation: c.id().to_string(),
         classification,
         rule: rule.to_string(),
-        outcome: c
-            .outcome
-            .clone()
-            .unwrap_or_else(|| "left as it is".to_string()),
+        outcome: c.outcome.as_deref().unwrap_or("left as it is").to_string(),
     }
 }
