@@ -210,13 +210,13 @@ impl<'a> Candidate<'a> {
         }
     }
 
-    /// Belongs to the deployment with `id`.
     /// The follow-up evaluation this candidate is attached to, as a plan
     /// entry names it.
     pub(crate) fn followup_eval(&self) -> Option<String> {
         self.followup.as_deref().map(str::to_string)
     }
 
+    /// Belongs to the deployment with `id`.
     pub(crate) fn in_deployment(&self, id: &str) -> bool {
         self.alloc.spec.deployment.as_deref() == Some(id)
     }

@@ -59,9 +59,8 @@ const PRIMITIVES = {
 /** Compiles and caches the decoders of the types `witTypes` describes. */
 export class Decoders extends TypeCompiler {
   constructor(witTypes) {
-    const kinds = { primitives: PRIMITIVES, bytes, option, list, tuple };
     super(witTypes, {
-      ...kinds,
+      primitives: PRIMITIVES, bytes, option, list, tuple,
       result: ({ ok, err }, decoders) => result(ok, err, decoders),
       forward: (get) => (r) => get()(r),
     });

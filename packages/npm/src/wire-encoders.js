@@ -105,9 +105,8 @@ function isRecord(v) {
 /** Compiles and caches the encoders of the types `witTypes` describes. */
 export class Encoders extends TypeCompiler {
   constructor(witTypes) {
-    const kinds = { primitives: PRIMITIVES, bytes, option, list, tuple };
     super(witTypes, {
-      ...kinds,
+      primitives: PRIMITIVES, bytes, option, list, tuple,
       result: (type, encoders) => encoders.result(type),
       forward: (get) => (w, v) => get()(w, v),
     });
@@ -173,26 +172,20 @@ export class Encoders extends TypeCompiler {
   result({ ok, err }) {
     const okEncoder = ok === null ? null : this.of(ok);
     const errEncoder = err === null ? null : this.of(err);
-    return (w, v) => {
-      if (v !== null && typeof v === 'object' && 'Ok' in v) {
-        w.byte(0);
-        if (okEncoder === null) return;
-        try {
-          okEncoder(w, v.Ok);
-        } catch (e) {
-          throw within(e, '.Ok');
-        }
-      } else if (v !== null && typeof v === 'object' && 'Err' in v) {
-        w.byte(1);
-        if (errEncoder === null) return;
-        try {
-          errEncoder(w, v.Err);
-        } catch (e) {
-          throw within(e, '.Err');
-        }
-      } else {
-        misfit('{Ok: ...} or {Err: ...}', v);
+    // One arm of the result: its tag, then its value when it carries one.
+    const arm = (w, tag, encoder, value, step) => {
+      w.byte(tag);
+      if (encoder === null) return;
+      try {
+        encoder(w, value);
+      } catch (e) {
+        throw within(e, step);
       }
+    };
+    return (w, v) => {
+      if (v !== null && typeof v === 'object' && 'Ok' in v) arm(w, 0, okEncoder, v.Ok, '.Ok');
+      else if (v !== null && typeof v === 'object' && 'Err' in v) arm(w, 1, errEncoder, v.Err, '.Err');
+      else misfit('{Ok: ...} or {Err: ...}', v);
     };
   }
 
