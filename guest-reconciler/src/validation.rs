@@ -4,6 +4,8 @@ use crate::{Duration, InputError, JobType, ReconcileInput, TaskGroup};
 use rustc_hash::FxHashSet;
 use std::collections::BTreeMap;
 
+mod distinct_ids;
+
 /// The largest group count accepted. Larger counts are almost certainly
 /// mistakes, and would make plans of millions of placements.
 pub const MAX_COUNT: u32 = 1_000_000;
@@ -65,10 +67,34 @@ pub fn check(input: &ReconcileInput) -> Result<(), InputError> {
 }
 
 fn check_allocations(input: &ReconcileInput) -> Result<(), InputError> {
+    let total = input.allocations.iter().map(|g| g.allocations.len()).sum();
+    // Valid inputs, the rule, are cleared in one pass without a set of
+    // every id; any doubt goes to the exact check, which finds the first
+    // error in input order.
+    let mut sound = true;
+    let ids = input
+        .allocations
+        .iter()
+        .flat_map(|g| &g.allocations)
+        .map(|a| {
+            let spec = &a.spec;
+            sound &= !spec.id.is_empty()
+                && (spec.node as usize) < input.nodes.len()
+                && spec.name_index <= MAX_NAME_INDEX;
+            spec.id.as_str()
+        });
+    if distinct_ids::surely_distinct(ids, total) && sound {
+        return Ok(());
+    }
+    first_inconsistency(input, total)
+}
+
+/// The first allocation, in input order, with an empty, repeated or
+/// dangling field.
+fn first_inconsistency(input: &ReconcileInput, total: usize) -> Result<(), InputError> {
     // Only looked up, never iterated: its order cannot leak into the plan.
     // It holds the ids alone, so that the table stays small: where the first
     // of two equal ids is, is searched for only when there is one.
-    let total = input.allocations.iter().map(|g| g.allocations.len()).sum();
     let mut seen: FxHashSet<&str> = FxHashSet::with_capacity_and_hasher(total, Default::default());
     for (g, group) in input.allocations.iter().enumerate() {
         for (a, alloc) in group.allocations.iter().enumerate() {

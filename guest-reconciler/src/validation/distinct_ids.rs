@@ -1,0 +1,86 @@
+//! A quick proof that a large input's allocation ids are distinct: their hashes, spread into buckets that fit in cache, with no two equal.
+
+use rustc_hash::FxHasher;
+use std::hash::{Hash, Hasher};
+
+/// Hashes per bucket aimed at: a bucket's hashes sort within the first-level cache.
+const PER_BUCKET: usize = 1024;
+
+/// True when no two of `ids` (about `total` of them) can be equal, because no two of their hashes
+/// are. False proves nothing: two hashes meet, and the caller compares the
+/// ids themselves. A set of every id probed each allocation at random in a
+/// table far larger than the cache; hashes spread by their top bits and
+/// sorted bucket by bucket are read and written in order.
+pub(super) fn surely_distinct<'a>(ids: impl Iterator<Item = &'a str>, total: usize) -> bool {
+    let mut hashes = Vec::with_capacity(total);
+    hashes.extend(ids.map(hash));
+    let bits = (hashes.len() / PER_BUCKET)
+        .max(1)
+        .next_power_of_two()
+        .trailing_zeros();
+    let bucket = |h: u64| {
+        if bits == 0 {
+            0
+        } else {
+            (h >> (64 - bits)) as usize
+        }
+    };
+    let mut starts = vec![0usize; (1 << bits) + 1];
+    for &h in &hashes {
+        starts[bucket(h) + 1] += 1;
+    }
+    for b in 1..starts.len() {
+        starts[b] += starts[b - 1];
+    }
+    let mut next = starts.clone();
+    let mut spread = vec![0u64; hashes.len()];
+    for &h in &hashes {
+        let at = &mut next[bucket(h)];
+        spread[*at] = h;
+        *at += 1;
+    }
+    starts.windows(2).all(|range| {
+        let part = &mut spread[range[0]..range[1]];
+        part.sort_unstable();
+        part.windows(2).all(|pair| pair[0] != pair[1])
+    })
+}
+
+/// The id's hash, mixed so that its top bits, which pick its bucket, vary.
+fn hash(id: &str) -> u64 {
+    let mut hasher = FxHasher::default();
+    id.hash(&mut hasher);
+    hasher.finish().wrapping_mul(0x9e37_79b9_7f4a_7c15)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::surely_distinct;
+
+    fn ids(n: usize) -> Vec<String> {
+        (0..n).map(|i| format!("alloc-{i:08}")).collect()
+    }
+
+    #[test]
+    fn distinct_ids_are_proved_distinct_at_every_size() {
+        for n in [0, 1, 2, 1023, 1025, 5000, 70_000] {
+            let ids = ids(n);
+            assert!(
+                surely_distinct(ids.iter().map(String::as_str), n),
+                "{n} ids"
+            );
+        }
+    }
+
+    #[test]
+    fn a_repeated_id_is_never_proved_distinct() {
+        for (n, first, second) in [(2, 0, 1), (5000, 17, 4999), (70_000, 69_998, 3)] {
+            let mut ids = ids(n);
+            ids[second] = ids[first].clone();
+            assert!(
+                !surely_distinct(ids.iter().map(String::as_str), n),
+                "{n} ids"
+            );
+        }
+    }
+}
