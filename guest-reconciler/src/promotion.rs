@@ -25,7 +25,7 @@ pub(crate) fn run(run: &mut JobRun) -> Outcome {
                 canaries: gather(run.input, run.job, &state.group)
                     .into_iter()
                     .filter(|c| state.placed_canaries.iter().any(|id| id == c.id()))
-                    .filter(|c| !c.observed().is_terminal())
+                    .filter(|c| !c.is_terminal())
                     .collect(),
             })
             .collect();

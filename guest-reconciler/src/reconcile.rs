@@ -100,7 +100,7 @@ fn stop_job(run: &mut JobRun) -> Outcome {
     for name in group_names(input, job) {
         let mut candidates = gather(input, job, name);
         for c in candidates.iter_mut() {
-            if c.observed().is_terminal() {
+            if c.is_terminal() {
                 c.untrack(|| "already terminal; nothing to stop");
             }
         }

@@ -43,8 +43,8 @@ fn best_score(original: &Candidate, replacement: &Candidate) -> Keep {
         (Some(o), Some(r)) => r > o,
         _ => false,
     };
-    let replacement_running = replacement.observed().client_status == ClientStatus::Running;
-    let original_running = original.observed().client_status == ClientStatus::Running;
+    let replacement_running = replacement.client_status() == ClientStatus::Running;
+    let original_running = original.client_status() == ClientStatus::Running;
     if better && (replacement_running || !original_running) {
         Keep::Replacement
     } else {

@@ -77,7 +77,7 @@ pub(crate) fn retire(
                 c.stop(Reason::Lost, Some(ClientStatus::Lost), message)
             }
             Classification::Ignore | Classification::Expiring
-                if c.observed().client_status != ClientStatus::Unknown =>
+                if c.client_status() != ClientStatus::Unknown =>
             {
                 c.settle(|| format!("{because}; nothing left to stop"));
                 continue;

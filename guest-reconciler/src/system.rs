@@ -66,7 +66,7 @@ pub(crate) fn start<'a>(
         _ => {
             // Only live allocations are stopped; finished ones stay as
             // they are, as Nomad's node reconciler never sees them.
-            for c in candidates.iter_mut().filter(|c| c.observed().is_terminal()) {
+            for c in candidates.iter_mut().filter(|c| c.is_terminal()) {
                 c.untrack(|| "finished; nothing to stop");
             }
             let plan = retire_group(name, spec, &mut candidates, input, &mut run.reports);

@@ -16,7 +16,7 @@ pub(super) fn run(g: &mut GroupRun) -> Outcome {
     let mut replaced = 0;
     for &d in &disconnecting {
         let c = &g.candidates[d];
-        let out_of_play = c.observed().client_status == ClientStatus::Unknown
+        let out_of_play = c.client_status() == ClientStatus::Unknown
             || already_replaced(c)
             || screen(c.observed(), g.ctx.is_batch) == Screen::Drop;
         let outcome = if out_of_play {

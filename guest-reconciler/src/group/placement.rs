@@ -128,7 +128,7 @@ fn stop_replaced_failures(g: &mut GroupRun) {
         let failed = c.reschedule_now
             && !c.disconnected
             && !c.is(Standing::Migrating)
-            && c.observed().client_status != ClientStatus::Unknown;
+            && c.client_status() != ClientStatus::Unknown;
         if failed {
             let message = "failed; a replacement is placed".to_string();
             g.stop(i, Reason::RescheduleNow, None, message, true);

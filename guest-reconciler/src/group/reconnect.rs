@@ -92,7 +92,7 @@ fn settle_reconnecting(g: &mut GroupRun, r: usize, chain: &[usize], strategy: Re
         return;
     }
     for &x in chain {
-        if g.candidates[x].observed().is_server_terminal() {
+        if g.candidates[x].is_server_terminal() {
             continue;
         }
         let (original, replacement) = (&g.candidates[r], &g.candidates[x]);
@@ -122,7 +122,7 @@ fn wanted(g: &GroupRun, r: usize) -> bool {
 
 /// Resumed on its client: wanted, and reported running.
 fn resumes(g: &GroupRun, r: usize) -> bool {
-    wanted(g, r) && g.candidates[r].observed().client_status == ClientStatus::Running
+    wanted(g, r) && g.candidates[r].client_status() == ClientStatus::Running
 }
 
 /// The chain of replacements of candidate `r`, followed through the

@@ -109,7 +109,7 @@ pub(super) fn verdict(g: &GroupRun, c: &Candidate, disconnecting: bool) -> Verdi
 
 /// An allocation that failed and was already replaced is not replaced again.
 pub(super) fn already_replaced(c: &Candidate) -> bool {
-    c.alloc.spec.next_allocation.is_some() && c.observed().is_terminal()
+    c.alloc.spec.next_allocation.is_some() && c.is_terminal()
 }
 
 pub(super) fn run(g: &mut GroupRun) -> Outcome {

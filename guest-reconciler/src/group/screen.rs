@@ -27,7 +27,7 @@ pub(super) fn run(g: &mut GroupRun) -> Outcome {
     if g.ctx.is_batch {
         let (version, create_index) = (g.ctx.job.version, g.ctx.job.create_index);
         for c in g.candidates.iter_mut().filter(|c| c.tracked) {
-            if c.observed().is_terminal() && c.is_older_than(version, create_index) {
+            if c.is_terminal() && c.is_older_than(version, create_index) {
                 c.untrack(|| {
                     format!(
                         "finished under job version {}; ignored",

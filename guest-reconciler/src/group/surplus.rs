@@ -38,9 +38,7 @@ pub(super) fn run(g: &mut GroupRun) -> Outcome {
     let counted = g
         .positions(Standing::Untainted)
         .into_iter()
-        .filter(|&i| {
-            g.is_working(i) && g.candidates[i].observed().client_status != ClientStatus::Unknown
-        })
+        .filter(|&i| g.is_working(i) && g.candidates[i].client_status() != ClientStatus::Unknown)
         .count()
         + g.held_within_count();
     let excess = counted as i64 + g.count_of(Standing::Migrating) as i64 - i64::from(count);
@@ -135,12 +133,7 @@ fn give_up(
 ) {
     for i in g.slots.claimants(index).rev() {
         let c = &g.candidates[i];
-        if surplus.done()
-            || !g.is_working(i)
-            || c.stopped
-            || c.observed().is_server_terminal()
-            || !which(c)
-        {
+        if surplus.done() || !g.is_working(i) || c.stopped || c.is_server_terminal() || !which(c) {
             continue;
         }
         surplus.take(g, i, reason, message());

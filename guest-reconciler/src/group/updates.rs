@@ -18,7 +18,7 @@ pub(crate) fn decide(c: &Candidate, spec: &TaskGroup) -> UpdateKind {
         UpdateKind::Ignore
     } else if have.destructive != want.destructive {
         UpdateKind::Destructive
-    } else if c.observed().is_terminal() {
+    } else if c.is_terminal() {
         UpdateKind::Ignore
     } else {
         UpdateKind::InPlace

@@ -23,7 +23,7 @@ fn stays(g: &NodeGroupRun, i: usize) -> bool {
 /// binds: no hold, veto or deferral withdraws it, so a policy can never
 /// leave two allocations of the group running on one node.
 fn crowded(g: &mut NodeGroupRun, claimants: std::ops::Range<usize>) {
-    let live = |c: &crate::candidate::Candidate| !c.observed().is_terminal();
+    let live = |c: &crate::candidate::Candidate| !c.is_terminal();
     if g.candidates[claimants.clone()]
         .iter()
         .filter(|c| live(c))

@@ -78,7 +78,7 @@ fn report(g: &NodeGroupRun, i: usize) -> CandidateReport {
     let c = &g.candidates[i];
     let (classification, rule) = match g.rules[i] {
         Some(rule) => (Some(rule.class), rule.name),
-        None if c.observed().is_terminal() => (None, "finished"),
+        None if c.is_terminal() => (None, "finished"),
         None => (None, "screened"),
     };
     CandidateReport {

@@ -18,7 +18,7 @@ pub(super) fn run(g: &mut NodeGroupRun) -> Outcome {
             && slot
                 .claimants
                 .clone()
-                .all(|i| g.candidates[i].observed().is_terminal());
+                .all(|i| g.candidates[i].is_terminal());
         // Finished sysbatch work holds its slot; the updates step decided it.
         if !free || (g.ctx.sysbatch && slot.finished.is_some()) {
             continue;

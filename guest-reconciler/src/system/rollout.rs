@@ -49,7 +49,7 @@ fn missing_version(g: &NodeGroupRun) -> bool {
             || slot
                 .claimants
                 .clone()
-                .any(|i| !g.candidates[i].observed().is_terminal());
+                .any(|i| !g.candidates[i].is_terminal());
         used && !g.ctx.has_version[slot.node as usize]
     })
 }

@@ -13,7 +13,7 @@ pub(super) fn run(g: &mut NodeGroupRun) -> Outcome {
         let mut newest_finished = None;
         for i in claimants {
             let c = &mut g.candidates[i];
-            if c.observed().is_terminal() {
+            if c.is_terminal() {
                 if let Some(older) = newest_finished.replace(i) {
                     g.candidates[older].untrack(|| "a newer finished allocation holds the slot");
                     old += 1;

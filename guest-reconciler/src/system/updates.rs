@@ -36,7 +36,7 @@ pub(super) fn run(g: &mut NodeGroupRun) -> Outcome {
                 let live = g.slots[s]
                     .claimants
                     .clone()
-                    .any(|i| !g.candidates[i].observed().is_terminal());
+                    .any(|i| !g.candidates[i].is_terminal());
                 if !live {
                     finished(g, f, &mut t);
                 }
