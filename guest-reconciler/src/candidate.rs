@@ -286,10 +286,19 @@ pub(crate) fn gather<'a>(
             .then(x.cmp(&y))
     };
     // Lists arrive sorted as a rule, and are then taken as they are, in one
-    // pass and with no list of positions to fill and read back.
-    if (1..allocations.len()).all(|at| before(at - 1, at).is_le()) {
-        return allocations.iter().map(candidate).collect();
+    // pass that builds the candidates while it checks the order.
+    let mut candidates = Vec::with_capacity(allocations.len());
+    let sorted = allocations.iter().enumerate().all(|(at, a)| {
+        let in_order = at == 0 || before(at - 1, at).is_le();
+        if in_order {
+            candidates.push(candidate(a));
+        }
+        in_order
+    });
+    if sorted {
+        return candidates;
     }
+    candidates.clear();
     // Otherwise the order is settled on small keys rather than on whole
     // candidates: sorting a large group's candidates moved a hundred bytes
     // per swap and read each allocation again at every comparison. The
@@ -300,8 +309,10 @@ pub(crate) fn gather<'a>(
         .map(|(at, a)| (a.spec.name_index, a.spec.create_index, at))
         .collect();
     order.sort_unstable_by(|x, y| (x.0, x.1).cmp(&(y.0, y.1)).then_with(|| before(x.2, y.2)));
-    order
-        .into_iter()
-        .map(|(_, _, at)| candidate(&allocations[at]))
-        .collect()
+    candidates.extend(
+        order
+            .into_iter()
+            .map(|(_, _, at)| candidate(&allocations[at])),
+    );
+    candidates
 }

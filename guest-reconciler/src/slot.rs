@@ -12,7 +12,8 @@ pub(crate) struct Slots {
 impl Slots {
     /// Indexes the slots of `candidates`, which must be sorted by name index.
     pub(crate) fn new(candidates: &[Candidate]) -> Self {
-        let mut claimed: Vec<(u32, Range<usize>)> = Vec::new();
+        // As many slots as candidates at most: one allocation, no regrowth.
+        let mut claimed: Vec<(u32, Range<usize>)> = Vec::with_capacity(candidates.len());
         for (i, c) in candidates.iter().enumerate() {
             match claimed.last_mut() {
                 Some((index, range)) if *index == c.index() => range.end = i + 1,

@@ -46,9 +46,16 @@ fn propose(g: &mut GroupRun) {
             )
         })
         .collect();
-    let mut existing = g.count_of(Standing::Untainted)
-        + g.count_of(Standing::Migrating)
-        + g.rescheduling_now()
+    // One pass over the candidates for the three counts.
+    let mut existing = g
+        .candidates
+        .iter()
+        .map(|c| {
+            usize::from(c.is(Standing::Untainted))
+                + usize::from(c.is(Standing::Migrating))
+                + usize::from(c.reschedule_now)
+        })
+        .sum::<usize>()
         + g.held_within_count();
     for i in g.positions(Standing::Lost) {
         if existing >= count as usize {

@@ -10,9 +10,13 @@ use crate::pipeline::Outcome;
 pub(crate) fn server_stopped(candidates: &mut [Candidate], is_batch: bool) -> usize {
     let mut taken_out = 0;
     for c in candidates.iter_mut() {
-        let observed = c.observed();
-        let kept_as_done = is_batch && !observed.transition().reschedule;
-        if observed.is_server_terminal() && !kept_as_done {
+        // The candidate's own copy of the server's status settles most of
+        // them without reading the allocation.
+        if !c.is_server_terminal() {
+            continue;
+        }
+        let kept_as_done = is_batch && !c.observed().transition().reschedule;
+        if !kept_as_done {
             c.untrack(|| "already stopped by the server; nothing to decide");
             taken_out += 1;
         }
