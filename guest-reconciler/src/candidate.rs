@@ -153,12 +153,12 @@ impl<'a> Candidate<'a> {
 
     /// Runs the classification rules on the candidate, as of `now`.
     pub(crate) fn rule_for(&self, now: Timestamp) -> &'static Rule {
-        classify(&Facts {
-            observed: self.observed(),
-            policy: self.policy,
-            taint: Taint::of(self.node),
+        classify(&Facts::new(
+            self.observed(),
+            self.policy,
+            Taint::of(self.node),
             now,
-        })
+        ))
     }
 
     /// The classification the candidate's standing stands for, if any.

@@ -46,20 +46,41 @@ impl<'a> Taint<'a> {
 
 /// What the rules look at for one allocation.
 pub(crate) struct Facts<'a> {
-    pub(crate) observed: &'a ObservedState,
-    pub(crate) policy: Policy<'a>,
-    pub(crate) taint: Taint<'a>,
-    pub(crate) now: Timestamp,
+    observed: &'a ObservedState,
+    policy: Policy<'a>,
+    taint: Taint<'a>,
+    now: Timestamp,
+    /// Whether it should reconnect: half the rules ask, and the answer
+    /// reads the allocation's client history, so it is worked out once.
+    reconnects: bool,
 }
 
-impl Facts<'_> {
+impl<'a> Facts<'a> {
+    /// The facts of an allocation with `observed` state, following `policy`,
+    /// on a node with `taint`, as of `now`.
+    pub(crate) fn new(
+        observed: &'a ObservedState,
+        policy: Policy<'a>,
+        taint: Taint<'a>,
+        now: Timestamp,
+    ) -> Self {
+        let reconnects = matches!(
+            observed.client_status,
+            ClientStatus::Unknown | ClientStatus::Running | ClientStatus::Failed
+        ) && observed.needs_to_reconnect();
+        Self {
+            observed,
+            policy,
+            taint,
+            now,
+            reconnects,
+        }
+    }
+
     /// Running, unknown or failed, and last seen disconnected: its client is
     /// coming back, or its disconnection is still being handled.
     fn should_reconnect(&self) -> bool {
-        matches!(
-            self.observed.client_status,
-            ClientStatus::Unknown | ClientStatus::Running | ClientStatus::Failed
-        ) && self.observed.needs_to_reconnect()
+        self.reconnects
     }
 
     fn client(&self, status: ClientStatus) -> bool {
