@@ -26,6 +26,7 @@ mod followup;
 mod group;
 mod ids;
 mod job;
+mod memcmp;
 mod names;
 mod occupancy;
 pub mod phrasing;
