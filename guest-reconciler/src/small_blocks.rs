@@ -21,8 +21,10 @@ pub(crate) const LARGEST: usize = 256;
 /// Sizes are multiples of this; so are every block's address and alignment.
 const GRAIN: usize = 8;
 
-/// How much is taken from dlmalloc at once to carve small blocks from.
-const CHUNK: usize = 64 << 10;
+/// How much is taken from dlmalloc at once to carve small blocks from:
+/// small, as a pooled instance's dirtied pages are reset before its reuse,
+/// and a count-10 reconcile needs only a few kilobytes.
+const CHUNK: usize = 16 << 10;
 
 const CLASSES: usize = LARGEST / GRAIN;
 
