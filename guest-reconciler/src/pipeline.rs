@@ -77,6 +77,8 @@ pub(crate) enum Flow {
 /// Runs `steps` in order on `state` from the one at `cursor`, appending a
 /// report line per step that ends; leaves `cursor` at a step that pauses.
 pub(crate) fn run<S: Reporting>(state: &mut S, steps: &[Step<S>], cursor: &mut usize) -> Flow {
+    // One line per step at most: reserved once rather than grown by doubling.
+    state.reports().reserve(steps.len().saturating_sub(*cursor));
     while let Some(step) = steps.get(*cursor) {
         let outcome = (step.run)(state);
         if outcome.pause {

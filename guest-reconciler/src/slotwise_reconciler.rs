@@ -26,6 +26,7 @@ mod followup;
 mod group;
 mod ids;
 mod job;
+mod memcmp;
 mod names;
 mod occupancy;
 pub mod phrasing;
@@ -45,6 +46,8 @@ mod run;
 mod session;
 mod slot;
 mod slot_hooks;
+#[cfg(any(target_arch = "wasm32", test))]
+mod small_blocks;
 mod system;
 #[cfg(test)]
 mod unit_cases;
@@ -52,6 +55,11 @@ mod validation;
 mod views;
 pub mod wire;
 mod wit;
+
+/// Each instance serves one reconcile: see `small_blocks.rs`.
+#[cfg(all(target_arch = "wasm32", not(test)))]
+#[global_allocator]
+static ALLOCATOR: small_blocks::Allocator = small_blocks::Allocator::new();
 
 pub use reconcile::reconcile;
 pub use relay::{reconcile_with, Refusal, Relay};

@@ -1,8 +1,7 @@
 //! Input checks: an inconsistent input is refused with the path of the offending field, never half-reconciled.
 
 use crate::{Duration, InputError, JobType, ReconcileInput, TaskGroup};
-use rustc_hash::FxHashSet;
-use std::collections::BTreeMap;
+use rustc_hash::{FxHashMap, FxHashSet};
 
 mod distinct_ids;
 
@@ -216,7 +215,11 @@ fn unique<'a>(
     field: impl Fn(usize) -> String,
     what: &str,
 ) -> Result<(), InputError> {
-    let mut seen: BTreeMap<&str, usize> = BTreeMap::new();
+    // Only looked up, never iterated: its order cannot leak into the plan.
+    // Hashing an id once is cheaper than comparing it along a tree's path,
+    // and node ids share long prefixes.
+    let mut seen: FxHashMap<&str, usize> =
+        FxHashMap::with_capacity_and_hasher(names.size_hint().0, Default::default());
     for (i, name) in names.enumerate() {
         if let Some(first) = seen.insert(name, i) {
             return Err(error(
