@@ -1,9 +1,9 @@
 //! Input checks: an inconsistent input is refused with the path of the offending field, never half-reconciled.
 
 use crate::{Duration, InputError, JobType, ReconcileInput, TaskGroup};
-use rustc_hash::{FxHashMap, FxHashSet};
 
 mod distinct_ids;
+mod repeats;
 
 /// The largest group count accepted. Larger counts are almost certainly
 /// mistakes, and would make plans of millions of placements.
@@ -85,16 +85,15 @@ fn check_allocations(input: &ReconcileInput) -> Result<(), InputError> {
     if distinct_ids::surely_distinct(ids, total) && sound {
         return Ok(());
     }
-    first_inconsistency(input, total)
+    first_inconsistency(input)
 }
 
 /// The first allocation, in input order, with an empty, repeated or
 /// dangling field.
-fn first_inconsistency(input: &ReconcileInput, total: usize) -> Result<(), InputError> {
-    // Only looked up, never iterated: its order cannot leak into the plan.
-    // It holds the ids alone, so that the table stays small: where the first
-    // of two equal ids is, is searched for only when there is one.
-    let mut seen: FxHashSet<&str> = FxHashSet::with_capacity_and_hasher(total, Default::default());
+fn first_inconsistency(input: &ReconcileInput) -> Result<(), InputError> {
+    let flat = || input.allocations.iter().flat_map(|g| &g.allocations);
+    let repeat = repeats::first_repeat(flat().map(|a| a.spec.id.as_str()));
+    let mut p = 0;
     for (g, group) in input.allocations.iter().enumerate() {
         for (a, alloc) in group.allocations.iter().enumerate() {
             let at = |field: &str| format!("allocations[{g}].allocations[{a}].spec.{field}");
@@ -102,8 +101,8 @@ fn first_inconsistency(input: &ReconcileInput, total: usize) -> Result<(), Input
             if spec.id.is_empty() {
                 return Err(error(at("id"), "must not be empty".into()));
             }
-            if !seen.insert(&spec.id) {
-                let (g0, a0) = first_with_id(input, &spec.id);
+            if let Some((first, _)) = repeat.filter(|&(_, r)| r == p) {
+                let (g0, a0) = group_and_place(input, first);
                 return Err(error(
                     at("id"),
                     format!(
@@ -128,22 +127,22 @@ fn first_inconsistency(input: &ReconcileInput, total: usize) -> Result<(), Input
                     format!("{} exceeds the limit of {MAX_NAME_INDEX}", spec.name_index),
                 ));
             }
+            p += 1;
         }
     }
     Ok(())
 }
 
-/// Where the first allocation with `id` is listed.
-fn first_with_id(input: &ReconcileInput, id: &str) -> (usize, usize) {
-    input
-        .allocations
-        .iter()
-        .enumerate()
-        .find_map(|(g, group)| {
-            let a = group.allocations.iter().position(|a| a.spec.id == id)?;
-            Some((g, a))
-        })
-        .unwrap_or_default()
+/// The group and the place in it of the allocation at position `p` of all
+/// groups' allocations in input order.
+fn group_and_place(input: &ReconcileInput, mut p: usize) -> (usize, usize) {
+    for (g, group) in input.allocations.iter().enumerate() {
+        if p < group.allocations.len() {
+            return (g, p);
+        }
+        p -= group.allocations.len();
+    }
+    (0, 0)
 }
 
 /// Each group's count is within the limit; so must their sum be, or a job
@@ -215,20 +214,17 @@ fn unique<'a>(
     field: impl Fn(usize) -> String,
     what: &str,
 ) -> Result<(), InputError> {
-    // Only looked up, never iterated: its order cannot leak into the plan.
-    // Hashing an id once is cheaper than comparing it along a tree's path,
-    // and node ids share long prefixes.
-    let mut seen: FxHashMap<&str, usize> =
-        FxHashMap::with_capacity_and_hasher(names.size_hint().0, Default::default());
-    for (i, name) in names.enumerate() {
-        if let Some(first) = seen.insert(name, i) {
-            return Err(error(
-                field(i),
-                format!("{what} `{name}` is listed twice (first at position {first})"),
-            ));
-        }
+    let names: Vec<&str> = names.collect();
+    match repeats::first_repeat(names.iter().copied()) {
+        Some((first, i)) => Err(error(
+            field(i),
+            format!(
+                "{what} `{}` is listed twice (first at position {first})",
+                names[i]
+            ),
+        )),
+        None => Ok(()),
     }
-    Ok(())
 }
 
 /// Checks what system and sysbatch jobs add: the nodes they run on, and
