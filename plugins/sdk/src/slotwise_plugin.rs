@@ -157,7 +157,7 @@ pub fn answer<P: Plugin>(plugin: &mut P, mut batch: Batch, kept: &[Kept]) -> Ans
         Batch::Promotion(_) => Ok(()),
     };
     if let Err(e) = unpacked {
-        log::error(&e.to_string());
+        log::error(e.to_string());
         return match batch {
             // No answer for any slot: the wrong count.
             Batch::PreSlot(_) => Answers::PreSlot(Vec::new()),

@@ -13,7 +13,7 @@ const ABSENT: u32 = u32::MAX;
 fn pack(batch: &SlotBatch) -> Vec<u8> {
     let mut strings = Vec::new();
     let mut meta = Vec::new();
-    let mut string = |s: Option<&str>, strings: &mut Vec<u8>| match s {
+    let string = |s: Option<&str>, strings: &mut Vec<u8>| match s {
         Some(s) => {
             let at = strings.len() as u32;
             strings.extend_from_slice(s.as_bytes());
