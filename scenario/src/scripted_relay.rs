@@ -21,11 +21,6 @@ use std::collections::BTreeMap;
 #[path = "../../plugins/sdk/src/packed.rs"]
 pub mod packed;
 
-/// The types `packed` reads into.
-mod plugin_types {
-    pub use slotwise_reconciler::plugin::*;
-}
-
 /// Plugins that answer from scripts, relayed as a host relays plugins.
 pub struct ScriptedRelay {
     consulted: Vec<Consulted>,

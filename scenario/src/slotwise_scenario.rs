@@ -16,6 +16,7 @@ mod forms;
 mod input;
 pub mod limits;
 mod node_list;
+mod plugin_types;
 mod plugins;
 mod policy;
 mod policy_expect;

@@ -4,9 +4,9 @@
 //! compiled twice: in the Rust SDK, over the plugin bindings' types, and in
 //! the scenario crate (scripted relays, fuzzing), over the reconciler's: the
 //! two sets of types are generated from the same WIT and share their names,
-//! which the parent module brings in as `plugin_types`.
+//! which each crate brings in as `crate::plugin_types`.
 
-use super::plugin_types::{
+use crate::plugin_types::{
     Candidate, Change, ChangeKind, Classification, ClientStatus, Slot, SlotBatch, SlotKey, Span,
     UpdateKind,
 };

@@ -42,18 +42,13 @@ mod answers;
 pub mod bindings;
 pub mod log;
 pub mod packed;
+mod plugin_types;
 pub mod testing;
 pub mod view;
 
 pub use answers::*;
 pub use bindings::exports::slotwise::plugin::types::*;
 pub use view::{slots, SlotRef};
-
-/// The types `packed` reads into, under the name it shares with the
-/// scenario crate's copy of it.
-mod plugin_types {
-    pub use crate::bindings::exports::slotwise::plugin::types::*;
-}
 
 /// Whether the SDK asks for slot batches packed and unpacks them in the
 /// plugin: one copy of bytes across each component boundary instead of a
