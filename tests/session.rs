@@ -15,6 +15,7 @@ fn nothing() -> ViewParts {
         allocation_ids: false,
         candidate_meta: false,
         change_messages: false,
+        packed: false,
     }
 }
 

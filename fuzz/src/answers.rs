@@ -35,7 +35,7 @@ deployment:
     web: {desired-canaries: 2, desired-total: 6, placed-canaries: [web-c1, web-c2], placed: 2, healthy: 2}
 "#;
 
-fn input() -> Option<ReconcileInput> {
+pub(crate) fn input() -> Option<ReconcileInput> {
     slotwise_scenario::parse(SCENARIO, slotwise_scenario::Syntax::Yaml)
         .ok()
         .map(|s| s.input)
@@ -54,6 +54,7 @@ fn consulted(monitor: bool) -> Vec<Consulted> {
             allocation_ids: true,
             candidate_meta: true,
             change_messages: true,
+            packed: false,
         },
         mode,
         fail_open,

@@ -4,8 +4,10 @@
 //! there as a regression case, so every later run tries it first.
 
 mod answers;
+mod packed;
 
 pub use answers::{plugin_answers, seeds as answer_seeds};
+pub use packed::{packed_batch, seeds as packed_seeds};
 
 /// A fuzz target: its name (its corpus folder) and its function.
 pub struct Target {
@@ -26,6 +28,10 @@ pub const TARGETS: &[Target] = &[
     Target {
         name: "encoded_input",
         run: encoded_input,
+    },
+    Target {
+        name: "packed_batch",
+        run: packed_batch,
     },
 ];
 

@@ -253,9 +253,12 @@ fn answers_hook(answers: &Answers) -> Hook {
 /// baseline for hosts and tests.
 pub fn neutral(batch: &Batch) -> Answers {
     let count = |n: usize| 0..n as u32;
+    // The groups' spans cover every slot, typed or packed.
+    let slots =
+        |b: &crate::plugin::SlotBatch| 0..b.groups.iter().map(|g| g.slots.count).sum::<u32>();
     match batch {
         Batch::PreSlot(b) => Answers::PreSlot(
-            count(b.slots.len())
+            slots(b)
                 .map(|slot| PreSlotAnswer {
                     slot,
                     decision: PreSlotDecision::Proceed,
@@ -264,7 +267,7 @@ pub fn neutral(batch: &Batch) -> Answers {
                 .collect(),
         ),
         Batch::PostSlot(b) => Answers::PostSlot(
-            count(b.slots.len())
+            slots(b)
                 .map(|slot| PostSlotAnswer {
                     slot,
                     decision: PostSlotDecision::Accept,

@@ -1,8 +1,10 @@
 //! What plugins see: the items a paused run shows at its hook point, rendered as the plugin package's batches, with nodes, rule names and reasons sent once in tables.
 //!
-//! A batch is built for the optional parts one plugin reads; the items and
-//! their order do not depend on them, so one [`Shown`] serves to read every
-//! plugin's answers.
+//! A batch is built for the optional parts one plugin reads, typed or
+//! packed; the items and their order do not depend on them, so one
+//! [`Shown`] serves to read every plugin's answers.
+
+mod packed;
 
 use crate::candidate::{Candidate, Standing};
 use crate::plugin::{self, Batch, Hook, SlotBatch, SlotKey, Span, ViewParts};
@@ -11,6 +13,7 @@ use crate::ruling::Point;
 use crate::run::{Awaiting, Decided, JobRun};
 use crate::slot_hooks::HookedGroup;
 use crate::{Classification, ClientStatus, NodeStatus, Timestamp, UpdateKind};
+use packed::Packer;
 
 /// No optional part: what a plugin that reads none of them gets.
 pub(crate) fn nothing() -> ViewParts {
@@ -20,6 +23,7 @@ pub(crate) fn nothing() -> ViewParts {
         allocation_ids: false,
         candidate_meta: false,
         change_messages: false,
+        packed: false,
     }
 }
 
@@ -98,6 +102,12 @@ struct Builder<'r> {
     input_nodes: &'r [crate::Node],
     tables: Tables,
     batch: SlotBatch,
+    /// The slots, candidates and changes, when the plugin reads them packed.
+    packer: Option<Packer>,
+    /// How many slots, candidates and changes the batch holds so far.
+    slot_count: u32,
+    candidate_count: u32,
+    change_count: u32,
     shown_groups: Vec<String>,
     shown_slots: Vec<ShownSlot>,
     change_slots: Vec<u32>,
@@ -120,7 +130,12 @@ impl<'r> Builder<'r> {
                 nodes: Vec::new(),
                 rules: Vec::new(),
                 reasons: Vec::new(),
+                packed: Vec::new(),
             },
+            packer: reads.packed.then(Packer::default),
+            slot_count: 0,
+            candidate_count: 0,
+            change_count: 0,
             shown_groups: Vec::new(),
             shown_slots: Vec::new(),
             change_slots: Vec::new(),
@@ -131,7 +146,7 @@ impl<'r> Builder<'r> {
     /// `with_changes`.
     fn group<'a>(&mut self, g: &dyn HookedGroup<'a>, slots: &[u32], with_changes: bool) {
         let group = self.shown_groups.len();
-        let first_slot = self.batch.slots.len() as u32;
+        let first_slot = self.slot_count;
         let changes = if with_changes {
             changes_by_slot(g.plan(), &g.slot_of())
         } else {
@@ -143,20 +158,28 @@ impl<'r> Builder<'r> {
             let range = g.claimants(at);
             let group_first = range.start;
             let claimants = &g.candidates()[range];
-            let first = self.batch.candidates.len() as u32;
+            let first = self.candidate_count;
             for c in claimants {
                 let view = self.candidate(c);
-                self.batch.candidates.push(view);
+                match &mut self.packer {
+                    Some(packer) => packer.candidate(&view),
+                    None => self.batch.candidates.push(view),
+                }
+                self.candidate_count += 1;
             }
             let candidates = Span {
                 first,
                 count: claimants.len() as u32,
             };
-            let slot = self.batch.slots.len() as u32;
-            let first_change = self.batch.changes.len() as u32;
+            let slot = self.slot_count;
+            let first_change = self.change_count;
             for change in changes.of(at) {
                 let view = self.change(change, claimants, first);
-                self.batch.changes.push(view);
+                match &mut self.packer {
+                    Some(packer) => packer.change(&view),
+                    None => self.batch.changes.push(view),
+                }
+                self.change_count += 1;
                 self.change_slots.push(slot);
             }
             let place = g.place(at);
@@ -168,14 +191,19 @@ impl<'r> Builder<'r> {
                 }
                 None => (SlotKey::Index(place.index), None),
             };
-            self.batch.slots.push(plugin::Slot {
+            let view = plugin::Slot {
                 key,
                 candidates,
                 changes: Span {
                     first: first_change,
-                    count: self.batch.changes.len() as u32 - first_change,
+                    count: self.change_count - first_change,
                 },
-            });
+            };
+            match &mut self.packer {
+                Some(packer) => packer.slot(&view),
+                None => self.batch.slots.push(view),
+            }
+            self.slot_count += 1;
             self.shown_slots.push(ShownSlot {
                 group,
                 slot: at,
@@ -191,7 +219,7 @@ impl<'r> Builder<'r> {
             count: spec.count,
             slots: Span {
                 first: first_slot,
-                count: self.batch.slots.len() as u32 - first_slot,
+                count: self.slot_count - first_slot,
             },
         });
         self.shown_groups.push(spec.name.clone());
@@ -226,6 +254,9 @@ impl<'r> Builder<'r> {
         self.batch.nodes = nodes;
         self.batch.rules = rules;
         self.batch.reasons = reasons;
+        if let Some(packer) = self.packer.take() {
+            self.batch.packed = packer.finish();
+        }
         let shown = Shown {
             hook,
             now: self.now,

@@ -144,6 +144,7 @@ fn drawn_plugin() -> Vec<Consulted> {
             allocation_ids: true,
             candidate_meta: false,
             change_messages: false,
+            packed: false,
         },
         mode: Mode::Enforce,
         fail_open: false,

@@ -15,6 +15,12 @@ use slotwise_reconciler::{
 };
 use std::collections::BTreeMap;
 
+/// The Rust SDK's reader of packed slot batches, compiled here over the
+/// reconciler's types: scripts read a packed batch as its typed lists, and
+/// the fuzz targets reach the reader through this crate.
+#[path = "../../plugins/sdk/src/packed.rs"]
+pub mod packed;
+
 /// Plugins that answer from scripts, relayed as a host relays plugins.
 pub struct ScriptedRelay {
     consulted: Vec<Consulted>,
@@ -49,6 +55,7 @@ fn script_reads() -> ViewParts {
         node_meta: false,
         candidate_meta: false,
         change_messages: false,
+        packed: false,
     }
 }
 
@@ -111,6 +118,16 @@ impl ScriptedRelay {
     pub fn consulted(&self) -> Vec<Consulted> {
         self.consulted.clone()
     }
+
+    /// The same scripts, asking for slot batches packed and unpacking them
+    /// before they read them: their answers must be the typed relay's.
+    #[must_use]
+    pub fn packed(mut self) -> Self {
+        for c in &mut self.consulted {
+            c.reads.packed = true;
+        }
+        self
+    }
 }
 
 impl Relay for ScriptedRelay {
@@ -134,6 +151,22 @@ impl Relay for ScriptedRelay {
             })
             .into_iter()
             .collect();
+        let unpacked;
+        let batch = match batch {
+            Batch::PreSlot(b) | Batch::PostSlot(b) | Batch::Review(b) if !b.packed.is_empty() => {
+                let mut typed = b.clone();
+                if let Err(e) = packed::unpack(&mut typed) {
+                    return failed(FailureKind::Invalid, e.to_string());
+                }
+                unpacked = match batch {
+                    Batch::PreSlot(_) => Batch::PreSlot(typed),
+                    Batch::PostSlot(_) => Batch::PostSlot(typed),
+                    _ => Batch::Review(typed),
+                };
+                &unpacked
+            }
+            _ => batch,
+        };
         let outcome = match batch {
             Batch::PreSlot(b) => script.pre_slot(b).map(Answers::PreSlot),
             Batch::PostSlot(b) => script.post_slot(b).map(Answers::PostSlot),

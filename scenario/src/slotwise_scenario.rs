@@ -16,6 +16,7 @@ mod forms;
 mod input;
 pub mod limits;
 mod node_list;
+mod plugin_types;
 mod plugins;
 mod policy;
 mod policy_expect;
@@ -36,7 +37,7 @@ pub use plugins::{
 };
 pub use policy::PolicyFile;
 pub use reading::Syntax;
-pub use scripted_relay::ScriptedRelay;
+pub use scripted_relay::{packed, ScriptedRelay};
 pub use time::{from_now, parse_duration, rfc3339, Duration};
 pub use wit_name::wit_name;
 

@@ -25,6 +25,7 @@ pub fn run(job: &core::ReconcileInput, slots: usize, rounds: usize) -> Result<()
             allocation_ids: false,
             candidate_meta: false,
             change_messages: false,
+            packed: false,
         },
         mode: core::Mode::Enforce,
         fail_open: false,

@@ -203,6 +203,13 @@ fn seed(corpus: &Path) -> ExitCode {
             return ExitCode::FAILURE;
         }
     }
+    let dir = corpus.join("packed_batch");
+    let _ = std::fs::create_dir_all(&dir);
+    for (name, bytes) in slotwise_fuzz::packed_seeds() {
+        if std::fs::write(dir.join(format!("{name}.bin")), bytes).is_err() {
+            return ExitCode::FAILURE;
+        }
+    }
     ExitCode::SUCCESS
 }
 

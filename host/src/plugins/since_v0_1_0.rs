@@ -29,6 +29,8 @@ pub fn every_part() -> ViewParts {
         allocation_ids: true,
         candidate_meta: true,
         change_messages: true,
+        // The adapter reads the typed lists to build its per-slot views.
+        packed: false,
     }
 }
 

@@ -10,6 +10,8 @@ export interface ViewParts {
   allocationIds: boolean;
   candidateMeta: boolean;
   changeMessages: boolean;
+  /** Slots, candidates and changes of slot batches as little-endian records in the batch's `packed` bytes (docs/wit.md). */
+  packed: boolean;
 }
 
 /** A plugin as the session is opened with it. */
@@ -87,7 +89,7 @@ export interface PluginFunction<Batch = unknown, Answers = unknown, Kept = unkno
   version?: string;
   /** The hooks it is asked at. */
   hooks: HookName[];
-  /** The optional parts of a batch it reads: 'node-ids', 'node-meta', 'allocation-ids', 'candidate-meta', 'change-messages'. */
+  /** The optional parts of a batch it reads: 'node-ids', 'node-meta', 'allocation-ids', 'candidate-meta', 'change-messages', 'packed' (slots, candidates and changes as the bytes of the batch's `packed`, laid out as docs/wit.md says). */
   reads?: string[];
   /** Whether its answers apply ('enforce', the default) or are only reported. */
   mode?: 'enforce' | 'monitor';

@@ -61,7 +61,7 @@ function payloadOf(e) {
 const HOOKS = ['pre-slot', 'post-slot', 'promotion', 'review'];
 
 /** The optional parts of a batch, as a plugin function's `reads` names them. */
-const PARTS = ['node-ids', 'node-meta', 'allocation-ids', 'candidate-meta', 'change-messages'];
+const PARTS = ['node-ids', 'node-meta', 'allocation-ids', 'candidate-meta', 'change-messages', 'packed'];
 
 /** The levels a plugin function logs at. */
 const LEVELS = ['debug', 'info', 'warn', 'error'];

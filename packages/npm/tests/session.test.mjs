@@ -58,6 +58,37 @@ test('a post-slot veto from a function plans as the scripted veto does', async (
   assert.deepStrictEqual(plan, expected);
 });
 
+test('a function that reads its slot batches packed gets the slots as bytes and plans as the scripted veto does', async () => {
+  let seen = 0;
+  const veto = plugin({
+    hooks: ['post-slot'],
+    reads: ['allocation-ids', 'packed'],
+    answer: (batch) => {
+      const asked = batch['post-slot'];
+      // slotwise's rendering lifts a list<u8> as it lifts `kept`: bytes, as an array or a Uint8Array.
+      const bytes = Uint8Array.from(asked.packed);
+      assert.ok(bytes.length >= 24);
+      assert.deepEqual([asked.slots.length, asked.candidates.length, asked.changes.length], [0, 0, 0]);
+      // Layout 1 (docs/wit.md): a 24-byte header, then 24-byte slot records, the key's value at byte 4.
+      const view = new DataView(bytes.buffer);
+      assert.equal(view.getUint32(0, true), 1);
+      const slots = view.getUint32(4, true);
+      seen += slots;
+      const answers = [];
+      for (let at = 0; at < slots; at++) {
+        const index = view.getUint32(24 + at * 24 + 4, true);
+        answers.push({ slot: at, decision: index === 1 ? { veto: 'at most one disruption per round' } : 'accept', ext: null });
+      }
+      return { 'post-slot': answers };
+    },
+  });
+
+  const [plan, expected] = await bothPlans('tests/policy/post-slot/veto-keeps-the-slot.yaml', [veto]);
+
+  assert.ok(seen > 0);
+  assert.deepStrictEqual(plan, expected);
+});
+
 test('a promotion from a function plans as the scripted promotion does', async () => {
   const gate = plugin({
     name: 'gate',

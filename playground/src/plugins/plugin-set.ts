@@ -11,7 +11,7 @@ import { outOfTime, overranCall } from './runner.ts';
 import type { Entry } from './scenario-plugins.ts';
 
 /** The parts of a batch a plugin that could not be loaded would read: none, since it is never asked. */
-const NOTHING = { nodeIds: false, nodeMeta: false, allocationIds: false, candidateMeta: false, changeMessages: false };
+const NOTHING = { nodeIds: false, nodeMeta: false, allocationIds: false, candidateMeta: false, changeMessages: false, packed: false };
 
 export class PluginSet implements Relay {
   /** Per entry, why it could not be loaded for this reconcile. */

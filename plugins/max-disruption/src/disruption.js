@@ -1,33 +1,79 @@
 // What max-disruption decides, as plain functions: which changes disrupt, how the settings read, and which slots of the whole proposed plan go beyond the budget.
 //
 // Nothing here knows about components, so the Node tests import it as it is.
+// A batch arrives packed (the plugin asks for it: one byte list instead of a
+// record per item, see docs/writing-plugins.md) or typed (the Node tests
+// build both); both are read through the same few accessors.
+
+import { PackedBatch } from "./packed-batch.js";
 
 // Which changes take a serving allocation down is asked of every change of
 // the plan, so it compares strings directly: the batch's enum values arrive
 // as fresh strings, which a Set would hash on every lookup.
 
+/** A typed batch, read through the accessors `PackedBatch` has. */
+class TypedBatch {
+  constructor(batch) {
+    this.batch = batch;
+    this.slotCount = batch.slots.length;
+    this.candidateCount = batch.candidates.length;
+  }
+  slotKey(at) {
+    return this.batch.slots[at].key;
+  }
+  slotChangesFirst(at) {
+    return this.batch.slots[at].changes.first;
+  }
+  slotChangesCount(at) {
+    return this.batch.slots[at].changes.count;
+  }
+  changeKind(c) {
+    return this.batch.changes[c].kind;
+  }
+  changeCandidate(c) {
+    const k = this.batch.changes[c].candidate;
+    return k == null ? null : k;
+  }
+  clientStatus(k) {
+    return this.batch.candidates[k].clientStatus;
+  }
+  classification(k) {
+    return this.batch.candidates[k].classification;
+  }
+}
+
 /**
- * Whether `change` takes a running allocation down: a stop, a migration or a
- * destructive update (placements add capacity, in-place updates keep the
+ * The slots, candidates and changes of `batch`, packed or typed.
+ *
+ * @param {object} batch a `slot-batch` as jco lifts it
+ * @returns {PackedBatch | TypedBatch}
+ */
+export function itemsOf(batch) {
+  return batch.packed && batch.packed.length > 0 ? new PackedBatch(batch.packed) : new TypedBatch(batch);
+}
+
+/**
+ * Whether change `c` takes a running allocation down: a stop, a migration or
+ * a destructive update (placements add capacity, in-place updates keep the
  * allocation running, and disconnect, reconnect and follow-ups only record
  * what the cluster already did) of an allocation that still serves.
  * Stopping one that no longer serves (failed, complete, lost with its node)
  * is clean-up, and blocking it would only hold up its replacement.
  *
- * @param {object} change a `change`
- * @param {object[]} candidates the batch's candidates
+ * @param {PackedBatch | TypedBatch} items the batch's items
+ * @param {number} c the change's position
  * @returns {boolean}
  */
-function disrupts(change, candidates) {
-  const kind = change.kind;
+function disrupts(items, c) {
+  const kind = items.changeKind(c);
   if (kind !== "stop" && kind !== "migrate" && kind !== "destructive-update") return false;
-  const candidate = change.candidate == null ? undefined : candidates[change.candidate];
+  const k = items.changeCandidate(c);
   // A change about no candidate cannot be judged; counting it errs on the
   // side of fewer disruptions.
-  if (candidate === undefined) return true;
-  const status = candidate.clientStatus;
+  if (k === null || k >= items.candidateCount) return true;
+  const status = items.clientStatus(k);
   if (status !== "running" && status !== "pending") return false;
-  const classification = candidate.classification;
+  const classification = items.classification(k);
   return classification !== "lost" && classification !== "expiring";
 }
 
@@ -72,10 +118,12 @@ export function readSettings(text) {
  * @returns {number[]} positions in `batch.changes`
  */
 export function disruptive(batch, at) {
-  const { first, count } = batch.slots[at].changes;
+  const items = itemsOf(batch);
+  const first = items.slotChangesFirst(at);
+  const count = items.slotChangesCount(at);
   const found = [];
   for (let c = first; c < first + count; c++) {
-    if (disrupts(batch.changes[c], batch.candidates)) found.push(c);
+    if (disrupts(items, c)) found.push(c);
   }
   return found;
 }
@@ -103,16 +151,15 @@ export function review(limit, batch) {
  * @returns {{vetoes: object[], proposed: number}}
  */
 export function judge(limit, batch) {
-  const { slots, changes, candidates } = batch;
+  const items = itemsOf(batch);
   let used = 0;
   let proposed = 0;
   const vetoes = [];
-  for (let at = 0; at < slots.length; at++) {
-    const span = slots[at].changes;
+  for (let at = 0; at < items.slotCount; at++) {
     let count = 0;
     let first = 0;
-    for (let c = span.first, end = span.first + span.count; c < end; c++) {
-      if (!disrupts(changes[c], candidates)) continue;
+    for (let c = items.slotChangesFirst(at), end = c + items.slotChangesCount(at); c < end; c++) {
+      if (!disrupts(items, c)) continue;
       if (count === 0) first = c;
       count++;
     }
@@ -126,7 +173,7 @@ export function judge(limit, batch) {
     vetoes.push({
       change: first,
       reason:
-        `slot ${slotName(batch, at)} would disrupt ${plural(count, "allocation")} ` +
+        `slot ${slotName(batch, items, at)} would disrupt ${plural(count, "allocation")} ` +
         `but ${left} of ${plural(limit, "disruption")} per reconcile ${left === 1 ? "is" : "are"} left`,
     });
   }
@@ -164,9 +211,9 @@ export function line(limit, batch, proposed, vetoed) {
 }
 
 /** `group/index`, as messages name a slot. */
-function slotName(batch, at) {
+function slotName(batch, items, at) {
   const group = batch.groups.find((g) => at >= g.slots.first && at < g.slots.first + g.slots.count);
-  const key = batch.slots[at].key;
+  const key = items.slotKey(at);
   return `${group ? group.name : "?"}/${key.tag === "index" ? key.val : "node"}`;
 }
 

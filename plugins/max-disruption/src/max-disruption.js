@@ -15,7 +15,9 @@ export const plugin = {
       version: "0.2.0",
       description: "Vetoes disruptive changes beyond a limit per reconcile, across every group of the job.",
       hooks: ["review"],
-      reads: { nodeIds: false, nodeMeta: false, allocationIds: false, candidateMeta: false, changeMessages: false },
+      // Packed: the plan crosses as one byte list, read in place
+      // (src/packed-batch.js), instead of a JS object per item.
+      reads: { nodeIds: false, nodeMeta: false, allocationIds: false, candidateMeta: false, changeMessages: false, packed: true },
       settingsExample: '{"limit": 3}',
     };
   },

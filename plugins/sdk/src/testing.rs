@@ -62,6 +62,7 @@ pub fn slots(candidates: &[u32]) -> SlotBatch {
         nodes: Vec::new(),
         rules: vec!["untainted".into()],
         reasons: vec!["test".into()],
+        packed: Vec::new(),
     };
     for (index, &n) in candidates.iter().enumerate() {
         let first = batch.candidates.len() as u32;
