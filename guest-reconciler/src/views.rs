@@ -102,7 +102,8 @@ struct Builder<'r> {
     input_nodes: &'r [crate::Node],
     tables: Tables,
     batch: SlotBatch,
-    /// The slots, candidates and changes, when the plugin reads them packed.
+    /// The slots, candidates, changes and nodes, when the plugin reads them
+    /// packed.
     packer: Option<Packer>,
     /// How many slots, candidates and changes the batch holds so far.
     slot_count: u32,
@@ -251,11 +252,18 @@ impl<'r> Builder<'r> {
 
     fn finish(mut self, hook: Hook) -> (Shown, SlotBatch) {
         let (nodes, rules, reasons) = self.tables.take();
-        self.batch.nodes = nodes;
         self.batch.rules = rules;
         self.batch.reasons = reasons;
-        if let Some(packer) = self.packer.take() {
-            self.batch.packed = packer.finish();
+        match self.packer.take() {
+            // Packed, the nodes go with the slots: a batch has as many as
+            // slots, and as records they cost as much to cross.
+            Some(mut packer) => {
+                for node in &nodes {
+                    packer.node(node);
+                }
+                self.batch.packed = packer.finish();
+            }
+            None => self.batch.nodes = nodes,
         }
         let shown = Shown {
             hook,

@@ -1,4 +1,4 @@
-//! The packed form of a slot batch: its slots, candidates and changes as fixed-size little-endian records in one byte list, laid out as docs/wit.md documents byte by byte.
+//! The packed form of a slot batch: its slots, candidates, changes and nodes as fixed-size little-endian records in one byte list, laid out as docs/wit.md documents byte by byte.
 //!
 //! A plugin that asks for it gets one `list<u8>`, which crosses each
 //! component boundary as one copy and which it reads lazily, instead of a
@@ -8,13 +8,14 @@ use crate::plugin::{self, SlotKey};
 
 /// The layout's version, the header's first field: a reader refuses one it
 /// does not know rather than misread it.
-pub(crate) const LAYOUT: u32 = 1;
+pub(crate) const LAYOUT: u32 = 2;
 /// Bytes of the header: layout, then the counts of slots, candidates,
-/// changes and meta pairs, then the length of the string area.
-pub(crate) const HEADER: usize = 24;
+/// changes, nodes and meta pairs, then the length of the string area.
+pub(crate) const HEADER: usize = 28;
 pub(crate) const SLOT: usize = 24;
 pub(crate) const CANDIDATE: usize = 48;
 pub(crate) const CHANGE: usize = 20;
+pub(crate) const NODE: usize = 20;
 pub(crate) const META_PAIR: usize = 16;
 /// An absent string, candidate or meta list.
 pub(crate) const ABSENT: u32 = u32::MAX;
@@ -25,6 +26,7 @@ pub(crate) struct Packer {
     slots: Vec<u8>,
     candidates: Vec<u8>,
     changes: Vec<u8>,
+    nodes: Vec<u8>,
     meta: Vec<u8>,
     strings: Vec<u8>,
 }
@@ -33,41 +35,44 @@ fn u32_at(out: &mut Vec<u8>, v: u32) {
     out.extend_from_slice(&v.to_le_bytes());
 }
 
+/// Writes `words` little-endian into `record` from byte `from` on: a record
+/// is filled on the stack and appended whole, one capacity check per record
+/// rather than per field.
+fn put_words(record: &mut [u8], from: usize, words: &[u32]) {
+    for (chunk, w) in record[from..].chunks_exact_mut(4).zip(words) {
+        chunk.copy_from_slice(&w.to_le_bytes());
+    }
+}
+
 impl Packer {
     /// Appends `slot`'s record.
     pub(crate) fn slot(&mut self, slot: &plugin::Slot) {
-        let out = &mut self.slots;
         let (tag, key) = match slot.key {
             SlotKey::Index(i) => (0u8, i),
             SlotKey::Node(n) => (1u8, n),
         };
-        out.extend_from_slice(&[tag, 0, 0, 0]);
-        u32_at(out, key);
-        u32_at(out, slot.candidates.first);
-        u32_at(out, slot.candidates.count);
-        u32_at(out, slot.changes.first);
-        u32_at(out, slot.changes.count);
+        let mut record = [0u8; SLOT];
+        record[0] = tag;
+        put_words(
+            &mut record,
+            4,
+            &[
+                key,
+                slot.candidates.first,
+                slot.candidates.count,
+                slot.changes.first,
+                slot.changes.count,
+            ],
+        );
+        self.slots.extend_from_slice(&record);
     }
 
     /// Appends `c`'s record, its allocation id and meta in the string area.
     pub(crate) fn candidate(&mut self, c: &plugin::Candidate) {
         let allocation = self.string(c.allocation.as_deref());
-        let meta = match &c.meta {
-            Some(pairs) => {
-                let first = (self.meta.len() / META_PAIR) as u32;
-                for (key, value) in pairs {
-                    let (ko, kl) = self.string(Some(key));
-                    let (vo, vl) = self.string(Some(value));
-                    for v in [ko, kl, vo, vl] {
-                        u32_at(&mut self.meta, v);
-                    }
-                }
-                (first, pairs.len() as u32)
-            }
-            None => (ABSENT, 0),
-        };
-        let out = &mut self.candidates;
-        out.extend_from_slice(&[
+        let meta = self.meta(c.meta.as_deref());
+        let mut record = [0u8; CANDIDATE];
+        record[..6].copy_from_slice(&[
             c.client_status as u8,
             c.classification as u8,
             match c.healthy {
@@ -78,24 +83,55 @@ impl Packer {
             c.update.map_or(0, |u| u as u8 + 1),
             u8::from(c.canary),
             u8::from(c.healthy_since.is_some()),
-            0,
-            0,
         ]);
-        out.extend_from_slice(&c.job_version.to_le_bytes());
-        out.extend_from_slice(&c.healthy_since.unwrap_or(0).to_le_bytes());
-        for v in [c.node, c.rule, allocation.0, allocation.1, meta.0, meta.1] {
-            u32_at(out, v);
-        }
+        record[8..16].copy_from_slice(&c.job_version.to_le_bytes());
+        record[16..24].copy_from_slice(&c.healthy_since.unwrap_or(0).to_le_bytes());
+        put_words(
+            &mut record,
+            24,
+            &[c.node, c.rule, allocation.0, allocation.1, meta.0, meta.1],
+        );
+        self.candidates.extend_from_slice(&record);
     }
 
     /// Appends `c`'s record, its message in the string area.
     pub(crate) fn change(&mut self, c: &plugin::Change) {
         let message = self.string(c.message.as_deref());
-        let out = &mut self.changes;
-        out.extend_from_slice(&[c.kind as u8, u8::from(c.candidate.is_some()), 0, 0]);
-        for v in [c.candidate.unwrap_or(0), c.reason, message.0, message.1] {
-            u32_at(out, v);
+        let mut record = [0u8; CHANGE];
+        record[..2].copy_from_slice(&[c.kind as u8, u8::from(c.candidate.is_some())]);
+        put_words(
+            &mut record,
+            4,
+            &[c.candidate.unwrap_or(0), c.reason, message.0, message.1],
+        );
+        self.changes.extend_from_slice(&record);
+    }
+
+    /// Appends `n`'s record, its id and meta in the string area.
+    pub(crate) fn node(&mut self, n: &plugin::Node) {
+        let id = self.string(n.id.as_deref());
+        let meta = self.meta(n.meta.as_deref());
+        let mut record = [0u8; NODE];
+        record[..2].copy_from_slice(&[n.status as u8, u8::from(n.draining)]);
+        put_words(&mut record, 4, &[id.0, id.1, meta.0, meta.1]);
+        self.nodes.extend_from_slice(&record);
+    }
+
+    /// The first meta pair and the count of `pairs`, written to the meta
+    /// area with their strings; `ABSENT` and 0 for none.
+    fn meta(&mut self, pairs: Option<&[(String, String)]>) -> (u32, u32) {
+        let Some(pairs) = pairs else {
+            return (ABSENT, 0);
+        };
+        let first = (self.meta.len() / META_PAIR) as u32;
+        for (key, value) in pairs {
+            let (ko, kl) = self.string(Some(key));
+            let (vo, vl) = self.string(Some(value));
+            for v in [ko, kl, vo, vl] {
+                u32_at(&mut self.meta, v);
+            }
         }
+        (first, pairs.len() as u32)
     }
 
     /// The offset and length of `s` in the string area, `ABSENT` and 0 for
@@ -111,13 +147,15 @@ impl Packer {
         }
     }
 
-    /// The bytes: header, slots, candidates, changes, meta pairs, strings.
+    /// The bytes: header, slots, candidates, changes, nodes, meta pairs,
+    /// strings.
     pub(crate) fn finish(self) -> Vec<u8> {
         let mut out = Vec::with_capacity(
             HEADER
                 + self.slots.len()
                 + self.candidates.len()
                 + self.changes.len()
+                + self.nodes.len()
                 + self.meta.len()
                 + self.strings.len(),
         );
@@ -126,6 +164,7 @@ impl Packer {
             (self.slots.len() / SLOT) as u32,
             (self.candidates.len() / CANDIDATE) as u32,
             (self.changes.len() / CHANGE) as u32,
+            (self.nodes.len() / NODE) as u32,
             (self.meta.len() / META_PAIR) as u32,
             self.strings.len() as u32,
         ] {
@@ -135,6 +174,7 @@ impl Packer {
             self.slots,
             self.candidates,
             self.changes,
+            self.nodes,
             self.meta,
             self.strings,
         ] {

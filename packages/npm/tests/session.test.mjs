@@ -67,16 +67,16 @@ test('a function that reads its slot batches packed gets the slots as bytes and 
       const asked = batch['post-slot'];
       // slotwise's rendering lifts a list<u8> as it lifts `kept`: bytes, as an array or a Uint8Array.
       const bytes = Uint8Array.from(asked.packed);
-      assert.ok(bytes.length >= 24);
-      assert.deepEqual([asked.slots.length, asked.candidates.length, asked.changes.length], [0, 0, 0]);
-      // Layout 1 (docs/wit.md): a 24-byte header, then 24-byte slot records, the key's value at byte 4.
+      assert.ok(bytes.length >= 28);
+      assert.deepEqual([asked.slots.length, asked.candidates.length, asked.changes.length, asked.nodes.length], [0, 0, 0, 0]);
+      // Layout 2 (docs/wit.md): a 28-byte header, then 24-byte slot records, the key's value at byte 4.
       const view = new DataView(bytes.buffer);
-      assert.equal(view.getUint32(0, true), 1);
+      assert.equal(view.getUint32(0, true), 2);
       const slots = view.getUint32(4, true);
       seen += slots;
       const answers = [];
       for (let at = 0; at < slots; at++) {
-        const index = view.getUint32(24 + at * 24 + 4, true);
+        const index = view.getUint32(28 + at * 24 + 4, true);
         answers.push({ slot: at, decision: index === 1 ? { veto: 'at most one disruption per round' } : 'accept', ext: null });
       }
       return { 'post-slot': answers };

@@ -53,7 +53,8 @@ mod tests {
             "now": 0,
             "groups": [{"name": "web", "count": 2, "slots": {"first": 0, "count": 2}}],
             "slots": [slot(0), slot(1)],
-            "candidates": [], "changes": [], "nodes": [], "rules": [], "reasons": []
+            "candidates": [], "changes": [], "nodes": [], "rules": [], "reasons": [],
+            "packed": []
         }})
         .to_string()
     }

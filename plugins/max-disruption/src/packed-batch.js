@@ -1,4 +1,4 @@
-// Reads a packed slot batch (`slot-batch.packed`, layout 1 of docs/wit.md) in place with a DataView: nothing is converted until asked for, so a plugin that looks at a few fields of each change pays for those only.
+// Reads a packed slot batch (`slot-batch.packed`, layout 2 of docs/wit.md) in place with a DataView: nothing is converted until asked for, so a plugin that looks at a few fields of each change pays for those only.
 //
 // Enum values come back as the same kebab-case strings a typed batch holds
 // (constants, not fresh strings), so code written for typed batches
@@ -6,15 +6,17 @@
 // decoded from UTF-8 only when read.
 
 /** The layout this reader knows: the header's first field. */
-export const LAYOUT = 1;
+export const LAYOUT = 2;
 
-const HEADER = 24;
+const HEADER = 28;
 const SLOT = 24;
 const CANDIDATE = 48;
 const CHANGE = 20;
+const NODE = 20;
 const META_PAIR = 16;
 const ABSENT = 0xffffffff;
 
+const NODE_STATUS = ["ready", "initializing", "down", "disconnected", "unknown"];
 const CLIENT_STATUS = ["pending", "running", "complete", "failed", "lost", "unknown"];
 const CLASSIFICATION = ["untainted", "migrate", "lost", "disconnecting", "reconnecting", "ignore", "expiring"];
 const UPDATE = [null, "ignore", "in-place", "destructive"];
@@ -45,14 +47,14 @@ function utf8(bytes, at, length) {
 }
 
 /**
- * The slots, candidates and changes of a packed slot batch, read lazily by
+ * The slots, candidates, changes and nodes of a packed slot batch, read lazily by
  * position. Positions are those of the typed lists the bytes stand for, so
  * answers name slots, candidates and changes exactly as for a typed batch.
  */
 export class PackedBatch {
   /**
    * @param {Uint8Array} bytes the batch's `packed`
-   * @throws {string} when the bytes are not layout 1 or not as long as their header says
+   * @throws {string} when the bytes are not layout 2 or not as long as their header says
    */
   constructor(bytes) {
     if (bytes.byteLength < HEADER) throw `packed batch: ${bytes.byteLength} bytes, shorter than its header`;
@@ -61,15 +63,17 @@ export class PackedBatch {
     if (layout !== LAYOUT) throw `packed batch: layout ${layout}, this reader knows ${LAYOUT}`;
     this.bytes = bytes;
     this.dv = dv;
-    /** How many slots, candidates and changes the batch holds. */
+    /** How many slots, candidates, changes and nodes the batch holds. */
     this.slotCount = dv.getUint32(4, true);
     this.candidateCount = dv.getUint32(8, true);
     this.changeCount = dv.getUint32(12, true);
-    const metaCount = dv.getUint32(16, true);
-    const stringLength = dv.getUint32(20, true);
+    this.nodeCount = dv.getUint32(16, true);
+    const metaCount = dv.getUint32(20, true);
+    const stringLength = dv.getUint32(24, true);
     this.candidatesAt = HEADER + this.slotCount * SLOT;
     this.changesAt = this.candidatesAt + this.candidateCount * CANDIDATE;
-    this.metaAt = this.changesAt + this.changeCount * CHANGE;
+    this.nodesAt = this.changesAt + this.changeCount * CHANGE;
+    this.metaAt = this.nodesAt + this.nodeCount * NODE;
     this.stringsAt = this.metaAt + metaCount * META_PAIR;
     const expected = this.stringsAt + stringLength;
     if (expected !== bytes.byteLength) {
@@ -140,15 +144,6 @@ export class PackedBatch {
     const dv = this.dv;
     const o = this.candidatesAt + k * CANDIDATE;
     const healthy = dv.getUint8(o + 2);
-    const metaFirst = dv.getUint32(o + 40, true);
-    let meta = null;
-    if (metaFirst !== ABSENT) {
-      meta = [];
-      for (let p = 0, n = dv.getUint32(o + 44, true); p < n; p++) {
-        const m = this.metaAt + (metaFirst + p) * META_PAIR;
-        meta.push([this.#string(m), this.#string(m + 8)]);
-      }
-    }
     return {
       allocation: this.#string(o + 32),
       jobVersion: Number(dv.getBigUint64(o + 8, true)),
@@ -160,8 +155,31 @@ export class PackedBatch {
       classification: CLASSIFICATION[dv.getUint8(o + 1)],
       rule: dv.getUint32(o + 28, true),
       update: UPDATE[dv.getUint8(o + 3)] ?? null,
-      meta,
+      meta: this.#meta(o + 40),
     };
+  }
+
+  /** Node `n` whole, shaped as a typed batch's node: `{id, status, draining, meta}`. */
+  node(n) {
+    const o = this.nodesAt + n * NODE;
+    return {
+      id: this.#string(o + 4),
+      status: NODE_STATUS[this.dv.getUint8(o)],
+      draining: this.dv.getUint8(o + 1) === 1,
+      meta: this.#meta(o + 12),
+    };
+  }
+
+  /** The meta pairs whose first pair and count are at `o`, or null when absent. */
+  #meta(o) {
+    const first = this.dv.getUint32(o, true);
+    if (first === ABSENT) return null;
+    const meta = [];
+    for (let p = 0, n = this.dv.getUint32(o + 4, true); p < n; p++) {
+      const m = this.metaAt + (first + p) * META_PAIR;
+      meta.push([this.#string(m), this.#string(m + 8)]);
+    }
+    return meta;
   }
 
   /** The string whose offset and length are at `o`, or null when absent. */

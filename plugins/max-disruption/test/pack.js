@@ -1,12 +1,13 @@
-// Packs a typed slot batch as the reconciler does (layout 1 of docs/wit.md), written from the documentation alone, so that the tests check the reader against the documented layout.
+// Packs a typed slot batch as the reconciler does (layout 2 of docs/wit.md), written from the documentation alone, so that the tests check the reader against the documented layout.
 
+const NODE_STATUS = ["ready", "initializing", "down", "disconnected", "unknown"];
 const CLIENT_STATUS = ["pending", "running", "complete", "failed", "lost", "unknown"];
 const CLASSIFICATION = ["untainted", "migrate", "lost", "disconnecting", "reconnecting", "ignore", "expiring"];
 const UPDATE = [null, "ignore", "in-place", "destructive"];
 const CHANGE_KIND = ["place", "stop", "migrate", "in-place-update", "destructive-update", "disconnect", "reconnect", "attach-followup"];
 const ABSENT = 0xffffffff;
 
-/** `batch` with its slots, candidates and changes moved into `packed`. */
+/** `batch` with its slots, candidates, changes and nodes moved into `packed`. */
 export function pack(batch) {
   const strings = [];
   let stringLength = 0;
@@ -19,21 +20,20 @@ export function pack(batch) {
     stringLength += bytes.length;
     return [at, bytes.length];
   };
-  const cands = batch.candidates.map((c) => {
-    const allocation = string(c.allocation);
-    let metaRef = [ABSENT, 0];
-    if (c.meta != null) {
-      metaRef = [meta.length, c.meta.length];
-      for (const [k, v] of c.meta) meta.push([...string(k), ...string(v)]);
-    }
-    return { c, allocation, metaRef };
-  });
+  const metaOf = (pairs) => {
+    if (pairs == null) return [ABSENT, 0];
+    const ref = [meta.length, pairs.length];
+    for (const [k, v] of pairs) meta.push([...string(k), ...string(v)]);
+    return ref;
+  };
+  const cands = batch.candidates.map((c) => ({ c, allocation: string(c.allocation), metaRef: metaOf(c.meta) }));
   const changes = batch.changes.map((ch) => ({ ch, message: string(ch.message) }));
-  const size = 24 + batch.slots.length * 24 + cands.length * 48 + changes.length * 20 + meta.length * 16 + stringLength;
+  const nodes = batch.nodes.map((n) => ({ n, id: string(n.id), metaRef: metaOf(n.meta) }));
+  const size = 28 + batch.slots.length * 24 + cands.length * 48 + changes.length * 20 + nodes.length * 20 + meta.length * 16 + stringLength;
   const bytes = new Uint8Array(size);
   const dv = new DataView(bytes.buffer);
-  [1, batch.slots.length, cands.length, changes.length, meta.length, stringLength].forEach((v, i) => dv.setUint32(i * 4, v, true));
-  let o = 24;
+  [2, batch.slots.length, cands.length, changes.length, nodes.length, meta.length, stringLength].forEach((v, i) => dv.setUint32(i * 4, v, true));
+  let o = 28;
   for (const s of batch.slots) {
     dv.setUint8(o, s.key.tag === "index" ? 0 : 1);
     [s.key.val, s.candidates.first, s.candidates.count, s.changes.first, s.changes.count].forEach((v, i) => dv.setUint32(o + 4 + i * 4, v, true));
@@ -57,6 +57,12 @@ export function pack(batch) {
     [ch.candidate ?? 0, ch.reason, ...message].forEach((v, i) => dv.setUint32(o + 4 + i * 4, v, true));
     o += 20;
   }
+  for (const { n, id, metaRef } of nodes) {
+    dv.setUint8(o, NODE_STATUS.indexOf(n.status));
+    dv.setUint8(o + 1, n.draining ? 1 : 0);
+    [...id, ...metaRef].forEach((v, i) => dv.setUint32(o + 4 + i * 4, v, true));
+    o += 20;
+  }
   for (const pair of meta) {
     pair.forEach((v, i) => dv.setUint32(o + i * 4, v, true));
     o += 16;
@@ -65,5 +71,5 @@ export function pack(batch) {
     bytes.set(s, o);
     o += s.length;
   }
-  return { ...batch, slots: [], candidates: [], changes: [], packed: bytes };
+  return { ...batch, slots: [], candidates: [], changes: [], nodes: [], packed: bytes };
 }

@@ -30,19 +30,24 @@ function typed() {
     slots,
     candidates,
     changes,
-    nodes: [],
+    nodes: [
+      { id: "node-a", status: "disconnected", draining: true, meta: [["zone", "eu-2"]] },
+      { id: null, status: "unknown", draining: false, meta: null },
+    ],
     rules: ["untainted", "lost"],
     reasons: ["a", "b"],
     packed: new Uint8Array(0),
   };
 }
 
-test("every field of slots, candidates and changes reads back as the typed batch has it", () => {
+test("every field of slots, candidates, changes and nodes reads back as the typed batch has it", () => {
   const b = typed();
   const p = new PackedBatch(pack(b).packed);
   assert.equal(p.slotCount, 3);
   assert.equal(p.candidateCount, 3);
   assert.equal(p.changeCount, 5);
+  assert.equal(p.nodeCount, 2);
+  b.nodes.forEach((n, k) => assert.deepEqual(p.node(k), n));
   b.slots.forEach((s, at) => {
     assert.deepEqual(p.slotKey(at), s.key);
     assert.deepEqual(p.slotCandidates(at), s.candidates);
@@ -63,8 +68,8 @@ test("bytes of another layout, or not as long as their header says, are refused"
   assert.throws(() => new PackedBatch(bytes.subarray(0, 10)), /shorter than its header/);
   assert.throws(() => new PackedBatch(bytes.subarray(0, bytes.length - 1)), /where its header gives/);
   const other = bytes.slice();
-  other[0] = 2;
-  assert.throws(() => new PackedBatch(other), /layout 2/);
+  other[0] = 1;
+  assert.throws(() => new PackedBatch(other), /layout 1/);
 });
 
 test("max-disruption vetoes the same changes with the same reasons on a packed batch", () => {

@@ -7,16 +7,17 @@
 //! which each crate brings in as `crate::plugin_types`.
 
 use crate::plugin_types::{
-    Candidate, Change, ChangeKind, Classification, ClientStatus, Slot, SlotBatch, SlotKey, Span,
-    UpdateKind,
+    Candidate, Change, ChangeKind, Classification, ClientStatus, Node, NodeStatus, Slot, SlotBatch,
+    SlotKey, Span, UpdateKind,
 };
 
 /// The layout version this reader knows.
-pub const LAYOUT: u32 = 1;
-const HEADER: usize = 24;
+pub const LAYOUT: u32 = 2;
+const HEADER: usize = 28;
 const SLOT: usize = 24;
 const CANDIDATE: usize = 48;
 const CHANGE: usize = 20;
+const NODE: usize = 20;
 const META_PAIR: usize = 16;
 const ABSENT: u32 = u32::MAX;
 
@@ -58,7 +59,8 @@ impl std::fmt::Display for PackedError {
 
 impl std::error::Error for PackedError {}
 
-/// Moves `batch.packed` into its typed `slots`, `candidates` and `changes`;
+/// Moves `batch.packed` into its typed `slots`, `candidates`, `changes` and
+/// `nodes`;
 /// a batch with no packed bytes is left as it is.
 ///
 /// # Errors
@@ -71,6 +73,7 @@ pub fn unpack(batch: &mut SlotBatch) -> Result<(), PackedError> {
     batch.slots = lists.slots;
     batch.candidates = lists.candidates;
     batch.changes = lists.changes;
+    batch.nodes = lists.nodes;
     batch.packed = Vec::new();
     Ok(())
 }
@@ -79,6 +82,7 @@ struct Lists {
     slots: Vec<Slot>,
     candidates: Vec<Candidate>,
     changes: Vec<Change>,
+    nodes: Vec<Node>,
 }
 
 /// The areas of a buffer whose length matches its header.
@@ -86,6 +90,7 @@ struct Areas<'b> {
     slots: &'b [u8],
     candidates: &'b [u8],
     changes: &'b [u8],
+    nodes: &'b [u8],
     meta: &'b [u8],
     strings: &'b [u8],
 }
@@ -126,8 +131,9 @@ impl<'b> Areas<'b> {
             u64::from(u32_at(bytes, 4)) * SLOT as u64,
             u64::from(u32_at(bytes, 8)) * CANDIDATE as u64,
             u64::from(u32_at(bytes, 12)) * CHANGE as u64,
-            u64::from(u32_at(bytes, 16)) * META_PAIR as u64,
-            u64::from(u32_at(bytes, 20)),
+            u64::from(u32_at(bytes, 16)) * NODE as u64,
+            u64::from(u32_at(bytes, 20)) * META_PAIR as u64,
+            u64::from(u32_at(bytes, 24)),
         ];
         let expected = HEADER as u64 + sizes.iter().sum::<u64>();
         if expected != bytes.len() as u64 {
@@ -147,8 +153,9 @@ impl<'b> Areas<'b> {
             slots: take(sizes[0]),
             candidates: take(sizes[1]),
             changes: take(sizes[2]),
-            meta: take(sizes[3]),
-            strings: take(sizes[4]),
+            nodes: take(sizes[3]),
+            meta: take(sizes[4]),
+            strings: take(sizes[5]),
         })
     }
 
@@ -174,6 +181,40 @@ impl<'b> Areas<'b> {
     }
 }
 
+impl Areas<'_> {
+    /// The `count` meta pairs from pair `first` on, or none when `first` is
+    /// absent.
+    fn meta_list(
+        &self,
+        first: u32,
+        count: u32,
+        record: &'static str,
+        at: usize,
+    ) -> Result<Option<Vec<(String, String)>>, PackedError> {
+        if first == ABSENT {
+            return Ok(None);
+        }
+        let range = (first as usize)
+            .checked_add(count as usize)
+            .and_then(|end| end.checked_mul(META_PAIR))
+            // `first` is at most the end, so its product fits too.
+            .map(|end| first as usize * META_PAIR..end);
+        let pairs = range
+            .and_then(|r| self.meta.get(r))
+            .ok_or(PackedError::Reference { record, at })?;
+        let mut read = Vec::with_capacity(pairs.len() / META_PAIR);
+        for p in pairs.chunks_exact(META_PAIR) {
+            let key = self.string(u32_at(p, 0), u32_at(p, 4), record, at)?;
+            let value = self.string(u32_at(p, 8), u32_at(p, 12), record, at)?;
+            match (key, value) {
+                (Some(k), Some(v)) => read.push((k, v)),
+                _ => return Err(PackedError::Reference { record, at }),
+            }
+        }
+        Ok(Some(read))
+    }
+}
+
 impl Lists {
     fn read(bytes: &[u8]) -> Result<Self, PackedError> {
         let areas = Areas::split(bytes)?;
@@ -195,10 +236,17 @@ impl Lists {
             .enumerate()
             .map(|(at, r)| change(&areas, r, at))
             .collect::<Result<_, _>>()?;
+        let nodes = areas
+            .nodes
+            .chunks_exact(NODE)
+            .enumerate()
+            .map(|(at, r)| node(&areas, r, at))
+            .collect::<Result<_, _>>()?;
         Ok(Self {
             slots,
             candidates,
             changes,
+            nodes,
         })
     }
 }
@@ -272,29 +320,7 @@ fn candidate(areas: &Areas<'_>, r: &[u8], at: usize) -> Result<Candidate, Packed
     let canary = flag(r, 4, RECORD, at)?;
     let healthy_since = flag(r, 5, RECORD, at)?.then(|| u64_at(r, 16) as i64);
     let allocation = areas.string(u32_at(r, 32), u32_at(r, 36), RECORD, at)?;
-    let meta = match (u32_at(r, 40), u32_at(r, 44)) {
-        (ABSENT, _) => None,
-        (first, count) => {
-            let range = (first as usize)
-                .checked_add(count as usize)
-                .and_then(|end| end.checked_mul(META_PAIR))
-                // `first` is at most the end, so its product fits too.
-                .map(|end| first as usize * META_PAIR..end);
-            let pairs = range
-                .and_then(|r| areas.meta.get(r))
-                .ok_or(PackedError::Reference { record: RECORD, at })?;
-            let mut read = Vec::with_capacity(count as usize);
-            for p in pairs.chunks_exact(META_PAIR) {
-                let key = areas.string(u32_at(p, 0), u32_at(p, 4), RECORD, at)?;
-                let value = areas.string(u32_at(p, 8), u32_at(p, 12), RECORD, at)?;
-                match (key, value) {
-                    (Some(k), Some(v)) => read.push((k, v)),
-                    _ => return Err(PackedError::Reference { record: RECORD, at }),
-                }
-            }
-            Some(read)
-        }
-    };
+    let meta = areas.meta_list(u32_at(r, 40), u32_at(r, 44), RECORD, at)?;
     Ok(Candidate {
         allocation,
         job_version: u64_at(r, 8),
@@ -329,5 +355,23 @@ fn change(areas: &Areas<'_>, r: &[u8], at: usize) -> Result<Change, PackedError>
         candidate,
         reason: u32_at(r, 8),
         message: areas.string(u32_at(r, 12), u32_at(r, 16), RECORD, at)?,
+    })
+}
+
+fn node(areas: &Areas<'_>, r: &[u8], at: usize) -> Result<Node, PackedError> {
+    const RECORD: &str = "node";
+    let status = match byte(r, 0) {
+        0 => NodeStatus::Ready,
+        1 => NodeStatus::Initializing,
+        2 => NodeStatus::Down,
+        3 => NodeStatus::Disconnected,
+        4 => NodeStatus::Unknown,
+        v => return Err(bad(RECORD, at, v)),
+    };
+    Ok(Node {
+        id: areas.string(u32_at(r, 4), u32_at(r, 8), RECORD, at)?,
+        status,
+        draining: flag(r, 1, RECORD, at)?,
+        meta: areas.meta_list(u32_at(r, 12), u32_at(r, 16), RECORD, at)?,
     })
 }

@@ -3,24 +3,16 @@
 use slotwise_plugin::packed::{unpack, PackedError};
 use slotwise_plugin::testing::{propose, slots};
 use slotwise_plugin::{
-    answer, Answers, Batch, ChangeKind, Classification, ClientStatus, Plugin, SlotBatch, SlotKey,
-    UpdateKind,
+    answer, Answers, Batch, ChangeKind, Classification, ClientStatus, Node, NodeStatus, Plugin,
+    SlotBatch, SlotKey, UpdateKind,
 };
 
 const ABSENT: u32 = u32::MAX;
 
-/// `batch`'s slots, candidates and changes as layout 1.
+/// `batch`'s slots, candidates, changes and nodes as layout 2.
 fn pack(batch: &SlotBatch) -> Vec<u8> {
     let mut strings = Vec::new();
     let mut meta = Vec::new();
-    let string = |s: Option<&str>, strings: &mut Vec<u8>| match s {
-        Some(s) => {
-            let at = strings.len() as u32;
-            strings.extend_from_slice(s.as_bytes());
-            [at, s.len() as u32]
-        }
-        None => [ABSENT, 0],
-    };
     let mut records = Vec::new();
     for s in &batch.slots {
         let (tag, key) = match s.key {
@@ -40,21 +32,7 @@ fn pack(batch: &SlotBatch) -> Vec<u8> {
     }
     for c in &batch.candidates {
         let allocation = string(c.allocation.as_deref(), &mut strings);
-        let meta_ref = match &c.meta {
-            Some(pairs) => {
-                let first = (meta.len() / 16) as u32;
-                for (k, v) in pairs {
-                    for w in string(Some(k), &mut strings)
-                        .into_iter()
-                        .chain(string(Some(v), &mut strings))
-                    {
-                        meta.extend_from_slice(&w.to_le_bytes());
-                    }
-                }
-                [first, pairs.len() as u32]
-            }
-            None => [ABSENT, 0],
-        };
+        let meta_ref = meta_of(c.meta.as_deref(), &mut meta, &mut strings);
         records.extend_from_slice(&[
             c.client_status as u8,
             c.classification as u8,
@@ -85,12 +63,21 @@ fn pack(batch: &SlotBatch) -> Vec<u8> {
             records.extend_from_slice(&v.to_le_bytes());
         }
     }
+    for n in &batch.nodes {
+        let id = string(n.id.as_deref(), &mut strings);
+        let meta_ref = meta_of(n.meta.as_deref(), &mut meta, &mut strings);
+        records.extend_from_slice(&[n.status as u8, u8::from(n.draining), 0, 0]);
+        for v in [id[0], id[1], meta_ref[0], meta_ref[1]] {
+            records.extend_from_slice(&v.to_le_bytes());
+        }
+    }
     let mut out = Vec::new();
     for v in [
-        1,
+        2,
         batch.slots.len() as u32,
         batch.candidates.len() as u32,
         batch.changes.len() as u32,
+        batch.nodes.len() as u32,
         (meta.len() / 16) as u32,
         strings.len() as u32,
     ] {
@@ -100,6 +87,40 @@ fn pack(batch: &SlotBatch) -> Vec<u8> {
     out.extend(meta);
     out.extend(strings);
     out
+}
+
+/// The offset and length of `s` in `strings`, appended there.
+fn string(s: Option<&str>, strings: &mut Vec<u8>) -> [u32; 2] {
+    match s {
+        Some(s) => {
+            let at = strings.len() as u32;
+            strings.extend_from_slice(s.as_bytes());
+            [at, s.len() as u32]
+        }
+        None => [ABSENT, 0],
+    }
+}
+
+/// The first pair and count of `pairs`, appended to `meta` with their
+/// strings.
+fn meta_of(
+    pairs: Option<&[(String, String)]>,
+    meta: &mut Vec<u8>,
+    strings: &mut Vec<u8>,
+) -> [u32; 2] {
+    let Some(pairs) = pairs else {
+        return [ABSENT, 0];
+    };
+    let first = (meta.len() / 16) as u32;
+    for (k, v) in pairs {
+        for w in string(Some(k), strings)
+            .into_iter()
+            .chain(string(Some(v), strings))
+        {
+            meta.extend_from_slice(&w.to_le_bytes());
+        }
+    }
+    [first, pairs.len() as u32]
 }
 
 /// A batch with every field of every record set, and its packed form.
@@ -125,12 +146,27 @@ fn every_field() -> (SlotBatch, SlotBatch) {
     batch.candidates[2].meta = Some(Vec::new());
     batch.changes[0].message = Some("replace".into());
     batch.changes[1].message = None;
-    batch.slots[2].key = SlotKey::Node(4);
+    batch.slots[2].key = SlotKey::Node(1);
+    batch.nodes = vec![
+        Node {
+            id: Some("node-a".into()),
+            status: NodeStatus::Disconnected,
+            draining: true,
+            meta: Some(vec![("zone".into(), "eu-2".into())]),
+        },
+        Node {
+            id: None,
+            status: NodeStatus::Unknown,
+            draining: false,
+            meta: None,
+        },
+    ];
     let mut packed = batch.clone();
     packed.packed = pack(&batch);
     packed.slots.clear();
     packed.candidates.clear();
     packed.changes.clear();
+    packed.nodes.clear();
     (batch, packed)
 }
 
@@ -165,7 +201,7 @@ fn a_buffer_of_the_wrong_length_or_layout_is_refused() {
     let bytes = packed.packed;
     assert!(matches!(
         refused(bytes[..10].to_vec()),
-        PackedError::Length { expected: 24, .. }
+        PackedError::Length { expected: 28, .. }
     ));
     assert!(matches!(
         refused(bytes[..bytes.len() - 1].to_vec()),
@@ -175,8 +211,8 @@ fn a_buffer_of_the_wrong_length_or_layout_is_refused() {
     longer.push(0);
     assert!(matches!(refused(longer), PackedError::Length { .. }));
     let mut other = bytes.clone();
-    other[0] = 2;
-    assert_eq!(refused(other), PackedError::Layout(2));
+    other[0] = 1;
+    assert_eq!(refused(other), PackedError::Layout(1));
     // Counts whose product overflows 32 bits still give a length error.
     let mut huge = bytes;
     huge[4..8].copy_from_slice(&u32::MAX.to_le_bytes());
@@ -187,15 +223,18 @@ fn a_buffer_of_the_wrong_length_or_layout_is_refused() {
 #[test]
 fn an_enum_byte_out_of_range_or_a_flag_not_0_or_1_is_refused() {
     let (_, packed) = every_field();
-    let candidates = 24 + 3 * 24;
+    let candidates = 28 + 3 * 24;
+    let nodes = candidates + 3 * 48 + 4 * 20;
     for (at, value) in [
-        (24, 2),                  // slot key tag
+        (28, 2),                  // slot key tag
         (candidates, 6),          // client status
         (candidates + 1, 7),      // classification
         (candidates + 2, 3),      // healthy
         (candidates + 3, 4),      // update
         (candidates + 4, 2),      // canary
         (candidates + 48 * 3, 8), // change kind
+        (nodes, 5),               // node status
+        (nodes + 1, 2),           // draining
     ] {
         let mut bytes = packed.packed.clone();
         bytes[at] = value;
@@ -209,12 +248,13 @@ fn an_enum_byte_out_of_range_or_a_flag_not_0_or_1_is_refused() {
 #[test]
 fn a_string_or_meta_list_outside_its_area_or_not_utf8_is_refused() {
     let (_, packed) = every_field();
-    let candidate = 24 + 3 * 24;
+    let candidate = 28 + 3 * 24;
+    let node = candidate + 3 * 48 + 4 * 20;
     let strings = u32::from_le_bytes([
-        packed.packed[20],
-        packed.packed[21],
-        packed.packed[22],
-        packed.packed[23],
+        packed.packed[24],
+        packed.packed[25],
+        packed.packed[26],
+        packed.packed[27],
     ]) as usize;
     let string_area = packed.packed.len() - strings;
     let cases: Vec<(usize, u32)> = vec![
@@ -222,6 +262,8 @@ fn a_string_or_meta_list_outside_its_area_or_not_utf8_is_refused() {
         (candidate + 32, u32::MAX - 1),  // offset near the top: no overflow
         (candidate + 48 + 40, 99),       // meta pairs out of range
         (candidate + 48 + 44, u32::MAX), // meta count that overflows
+        (node + 8, 1_000),               // node id past the area
+        (node + 12, 99),                 // node meta out of range
     ];
     for (at, value) in cases {
         let mut bytes = packed.packed.clone();
@@ -261,7 +303,7 @@ fn a_plugin_given_a_bad_buffer_logs_why_and_answers_what_the_reconciler_refuses(
     }
     assert_eq!(
         slotwise_plugin::log::take(),
-        vec!["error: packed batch: layout 9, this reader knows 1".to_string()]
+        vec!["error: packed batch: layout 9, this reader knows 2".to_string()]
     );
     match answer(&mut Accepting, Batch::PostSlot(bad), &[]) {
         Answers::PostSlot(answers) => assert!(answers.is_empty()),
