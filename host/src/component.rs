@@ -414,9 +414,24 @@ pub(crate) fn cached_compile(
     let component = Component::new(engine, bytes).map_err(|e| e.to_string())?;
     // A cache that cannot be written only costs a compile next time.
     if let Ok(serialized) = component.serialize() {
-        let _ = std::fs::write(&cache, serialized);
+        replace_file(&cache, &serialized);
     }
     Ok(component)
+}
+
+/// Writes `bytes` to `path` by renaming a finished file over it. Another
+/// loader, in this process or another, may have `path` mapped: truncating
+/// and rewriting it in place would pull the pages from under that mapping
+/// (SIGBUS, seen when parallel tests compiled a fresh plugin at once), and
+/// a half-written file could be read. Best effort: a failure leaves no
+/// cache and costs a compile next time.
+fn replace_file(path: &Path, bytes: &[u8]) {
+    static WRITES: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+    let n = WRITES.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    let partial = path.with_extension(format!("{}-{n}.partial", std::process::id()));
+    if std::fs::write(&partial, bytes).is_err() || std::fs::rename(&partial, path).is_err() {
+        let _ = std::fs::remove_file(&partial);
+    }
 }
 
 /// Where the precompiled form of `path`'s `bytes` is cached.
@@ -451,4 +466,27 @@ pub fn precompile(wasm: &Path, out: &Path) -> Result<(), HostError> {
         .map_err(|e| load_error(e.to_string()))?;
     std::fs::write(out, serialized)
         .map_err(|e| load_error(format!("writing {}: {e}", out.display())))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::replace_file;
+
+    #[test]
+    fn a_cache_file_is_replaced_whole_and_leaves_no_partial_file_behind() {
+        let dir = std::env::temp_dir().join(format!("slotwise-replace-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("component-0011.cwasm");
+        std::fs::write(&path, b"an older, longer compiled component").unwrap();
+        // A reader holding the old file keeps reading the old bytes.
+        let held = std::fs::File::open(&path).unwrap();
+        replace_file(&path, b"fresh");
+        assert_eq!(std::fs::read(&path).unwrap(), b"fresh");
+        let mut old = String::new();
+        std::io::Read::read_to_string(&mut &held, &mut old).unwrap();
+        assert_eq!(old, "an older, longer compiled component");
+        let left: Vec<_> = std::fs::read_dir(&dir).unwrap().collect();
+        assert_eq!(left.len(), 1, "only the cache file remains");
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
 }
