@@ -32,7 +32,9 @@ fn scratch(name: &str, bytes: &[u8]) -> PathBuf {
 #[test]
 fn a_guest_trap_is_a_clean_error_and_the_next_reconcile_works() {
     let mut reconciler = reconciler();
-    reconciler.set_memory_limit(1 << 20);
+    // Above the component's initial 2 MiB, far below what 20,000
+    // allocations need.
+    reconciler.set_memory_limit(3 << 20);
     let large = input("job: {groups: [{count: 20000}]}\nallocations: {web: [{index: 0-19999}]}");
     match reconciler.reconcile_core(&large) {
         Err(HostError::Trap(message)) => assert!(!message.is_empty()),

@@ -1,4 +1,4 @@
-//! The component's allocator: small blocks from per-size free lists, larger ones from the runtime's dlmalloc.
+//! The component's allocator: small blocks from per-size free lists, larger ones from dlmalloc.
 //!
 //! A reconcile makes and frees hundreds of thousands of small blocks (ids,
 //! names, step sentences, map nodes); dlmalloc's bins, headers and
@@ -11,6 +11,15 @@
 //! dlmalloc's four-byte header. Larger blocks (the lists of allocations,
 //! buffers) stay with dlmalloc, which grows the last one in place and
 //! gives freed ones back to other sizes.
+//!
+//! That dlmalloc is the crate's, not the one bundled with the runtime: the
+//! bundled one takes every byte of heap by growing the memory, and each
+//! growth costs the host two `mprotect` calls (one to grow, one to shrink the
+//! pooled memory back when the instance is dropped), about a fifth of a
+//! count-10 reconcile. The crate's first hands out the memory between the
+//! heap base and the end of the initial memory, which the build sets to
+//! 2 MiB (`build.rs`): a small reconcile never grows the memory,
+//! and pages it never touches cost nothing, as the host maps them lazily.
 
 use std::alloc::Layout;
 use std::ptr::null_mut;
@@ -114,12 +123,13 @@ pub(crate) use global::Allocator;
 #[cfg(target_arch = "wasm32")]
 mod global {
     use super::*;
-    use std::alloc::{GlobalAlloc, System};
+    use dlmalloc::GlobalDlmalloc;
+    use std::alloc::GlobalAlloc;
     use std::cell::UnsafeCell;
     use std::ptr::NonNull;
 
-    /// The global allocator of the component: [`SmallBlocks`] in front of the
-    /// runtime's allocator.
+    /// The global allocator of the component: [`SmallBlocks`] in front of
+    /// dlmalloc.
     pub(crate) struct Allocator(UnsafeCell<SmallBlocks>);
 
     // SAFETY: the component runs on one thread (`wasm32-unknown-unknown`
@@ -134,7 +144,7 @@ mod global {
 
     fn chunk() -> *mut u8 {
         // SAFETY: the layout's size is not zero.
-        unsafe { System.alloc(Layout::from_size_align_unchecked(CHUNK, GRAIN)) }
+        unsafe { GlobalDlmalloc.alloc(Layout::from_size_align_unchecked(CHUNK, GRAIN)) }
     }
 
     unsafe impl GlobalAlloc for Allocator {
@@ -143,7 +153,7 @@ mod global {
             // SAFETY: one thread; `chunk` gives never-freed chunks.
             match unsafe { (*self.0.get()).alloc(layout, chunk) } {
                 Some(block) => block,
-                None => unsafe { System.alloc(layout) },
+                None => unsafe { GlobalDlmalloc.alloc(layout) },
             }
         }
 
@@ -151,7 +161,7 @@ mod global {
         unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
             // SAFETY: one thread; `ptr` came from `alloc` with `layout`.
             if !unsafe { (*self.0.get()).dealloc(ptr, layout) } {
-                unsafe { System.dealloc(ptr, layout) }
+                unsafe { GlobalDlmalloc.dealloc(ptr, layout) }
             }
         }
 
@@ -159,7 +169,7 @@ mod global {
         unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
             // Both sides large: dlmalloc may grow the block in place.
             if SmallBlocks::class(layout).is_none() && new_size > LARGEST {
-                return unsafe { System.realloc(ptr, layout, new_size) };
+                return unsafe { GlobalDlmalloc.realloc(ptr, layout, new_size) };
             }
             // SAFETY: `layout`'s alignment is valid and the caller keeps
             // `new_size` within `isize::MAX` when rounded up to it.
