@@ -18,7 +18,7 @@ use std::collections::BTreeMap;
 /// The Rust SDK's reader of packed slot batches, compiled here over the
 /// reconciler's types: scripts read a packed batch as its typed lists, and
 /// the fuzz targets reach the reader through this crate.
-#[path = "../../plugins/sdk/src/packed.rs"]
+#[path = "packed.rs"]
 pub mod packed;
 
 /// Plugins that answer from scripts, relayed as a host relays plugins.

@@ -41,6 +41,9 @@ mod answers;
 #[doc(hidden)]
 pub mod bindings;
 pub mod log;
+// The reader lives in the scenario crate, which is published with it; the
+// SDK compiles the same file over its own bindings' types.
+#[path = "../../../scenario/src/packed.rs"]
 pub mod packed;
 mod plugin_types;
 pub mod testing;
