@@ -24,13 +24,16 @@ fn reconciler() -> &'static ComponentReconciler {
 }
 
 /// The encoded outcome of the typed path, and the outcome the encoded path
-/// returned, for `input`.
+/// returned, for `input`. The hand-written list writer is checked here too: its buffer must be
+/// postcard's, byte for byte.
 fn both_paths(input: &ReconcileInput) -> (Vec<u8>, Vec<u8>) {
+    let bytes = wire::encode_input(input);
+    assert!(bytes == wire::reference::encode_input(input));
     let typed = reconciler()
         .reconcile_core_typed(input)
         .expect("the typed path runs");
     let encoded = reconciler()
-        .reconcile_encoded(&wire::encode_input(input))
+        .reconcile_encoded(&bytes)
         .expect("the encoded path runs");
     (wire::encode_outcome(&typed), encoded)
 }

@@ -1,0 +1,198 @@
+//! A read position in an encoded buffer that takes postcard's primitives one at a time, for the reader of the large lists.
+//!
+//! Every method accepts exactly what postcard's own deserializer accepts
+//! and gives the same value. Anything else marks the cursor failed and
+//! gives a placeholder (zero, false, empty, none), so that reads chain
+//! without a branch each; whoever started the read checks [`Cursor::ok`]
+//! at the end and, on failure, falls back to postcard, which then names the
+//! error. Being stricter than postcard only costs that fallback; being
+//! looser would be a defect (the `encoded_input` fuzz target compares the
+//! two).
+
+use serde::de::DeserializeOwned;
+
+/// Where reading a buffer has got to.
+pub(super) struct Cursor<'a> {
+    bytes: &'a [u8],
+    at: usize,
+    failed: bool,
+}
+
+impl<'a> Cursor<'a> {
+    pub(super) fn new(bytes: &'a [u8]) -> Self {
+        Self {
+            bytes,
+            at: 0,
+            failed: false,
+        }
+    }
+
+    /// Whether everything read so far was valid.
+    pub(super) fn ok(&self) -> bool {
+        !self.failed
+    }
+
+    /// How many bytes are left to read.
+    pub(super) fn remaining(&self) -> usize {
+        self.bytes.len() - self.at
+    }
+
+    /// Marks the read failed; the placeholder `T` stands in for the value.
+    #[cold]
+    fn fail<T: Default>(&mut self) -> T {
+        self.failed = true;
+        T::default()
+    }
+
+    #[inline(always)]
+    fn byte(&mut self) -> u8 {
+        match self.bytes.get(self.at) {
+            Some(&b) => {
+                self.at += 1;
+                b
+            }
+            None => self.fail(),
+        }
+    }
+
+    /// A varint of at most `BYTES` bytes whose last byte may carry at most
+    /// `LAST` (the bits that fit the integer): postcard's rule, which also
+    /// takes non-canonical encodings such as `0x80 0x00`.
+    #[inline(always)]
+    fn varint<const BYTES: u32, const LAST: u8>(&mut self) -> u64 {
+        let first = self.byte();
+        if first & 0x80 == 0 {
+            return u64::from(first);
+        }
+        self.varint_tail::<BYTES, LAST>(first)
+    }
+
+    #[inline(never)]
+    fn varint_tail<const BYTES: u32, const LAST: u8>(&mut self, first: u8) -> u64 {
+        let mut value = u64::from(first & 0x7f);
+        for i in 1..BYTES {
+            let byte = self.byte();
+            value |= u64::from(byte & 0x7f) << (7 * i);
+            if byte & 0x80 == 0 {
+                if i + 1 == BYTES && byte > LAST {
+                    return self.fail();
+                }
+                return value;
+            }
+        }
+        self.fail()
+    }
+
+    #[inline(always)]
+    pub(super) fn u32(&mut self) -> u32 {
+        self.varint::<5, 0x0f>() as u32
+    }
+
+    #[inline(always)]
+    pub(super) fn u64(&mut self) -> u64 {
+        self.varint::<10, 0x01>()
+    }
+
+    /// A zigzagged signed integer.
+    #[inline(always)]
+    pub(super) fn s64(&mut self) -> i64 {
+        let n = self.u64();
+        (n >> 1) as i64 ^ -((n & 1) as i64)
+    }
+
+    /// A length: a varint as wide as the reader's `usize`, as postcard reads it.
+    #[inline(always)]
+    fn len(&mut self) -> usize {
+        #[cfg(target_pointer_width = "32")]
+        let n = self.u32() as usize;
+        #[cfg(target_pointer_width = "64")]
+        let n = self.u64() as usize;
+        n
+    }
+
+    #[inline(always)]
+    pub(super) fn bool(&mut self) -> bool {
+        match self.byte() {
+            0 => false,
+            1 => true,
+            _ => self.fail(),
+        }
+    }
+
+    pub(super) fn f64(&mut self) -> f64 {
+        match self.bytes.get(self.at..self.at + 8) {
+            Some(&[a, b, c, d, e, f, g, h]) => {
+                self.at += 8;
+                f64::from_le_bytes([a, b, c, d, e, f, g, h])
+            }
+            _ => self.fail(),
+        }
+    }
+
+    pub(super) fn string(&mut self) -> String {
+        let n = self.len();
+        if n > self.remaining() {
+            return self.fail();
+        }
+        let bytes = &self.bytes[self.at..self.at + n];
+        self.at += n;
+        match std::str::from_utf8(bytes) {
+            Ok(s) => s.to_owned(),
+            Err(_) => self.fail(),
+        }
+    }
+
+    /// An enum's case index, below `cases`.
+    #[inline(always)]
+    pub(super) fn case(&mut self, cases: u32) -> u32 {
+        let case = self.u32();
+        if case < cases {
+            case
+        } else {
+            self.fail()
+        }
+    }
+
+    /// An option whose value `read` takes.
+    #[inline(always)]
+    pub(super) fn option<T>(&mut self, read: impl FnOnce(&mut Self) -> T) -> Option<T> {
+        match self.byte() {
+            0 => None,
+            1 => Some(read(self)),
+            _ => {
+                self.failed = true;
+                None
+            }
+        }
+    }
+
+    /// A list whose items `read` takes, reserved at its declared length as
+    /// far as the bytes left could hold items of `min_bytes` each. Reading
+    /// stops at the first item that fails.
+    pub(super) fn list<T>(
+        &mut self,
+        min_bytes: usize,
+        mut read: impl FnMut(&mut Self) -> T,
+    ) -> Vec<T> {
+        let n = self.len();
+        let mut items = Vec::with_capacity(n.min(self.remaining() / min_bytes.max(1)));
+        for _ in 0..n {
+            if self.failed {
+                break;
+            }
+            items.push(read(self));
+        }
+        items
+    }
+
+    /// A value of a type read by postcard itself: the parts of an input
+    /// that do not grow with the group.
+    pub(super) fn postcard<T: DeserializeOwned>(&mut self) -> Option<T> {
+        if self.failed {
+            return None;
+        }
+        let (value, rest) = postcard::take_from_bytes::<T>(&self.bytes[self.at..]).ok()?;
+        self.at = self.bytes.len() - rest.len();
+        Some(value)
+    }
+}

@@ -1,0 +1,165 @@
+//! Writes an input with its two large lists, nodes and allocations, field by field rather than through serde: the mirror of `list_reader`, byte for byte what postcard writes.
+
+use crate::{
+    Allocation, AllocationSpec, ClientStateChange, GroupAllocations, Node, ObservedState,
+    ReconcileInput, TaskState,
+};
+use serde::Serialize;
+
+/// Appends `input`, encoded, to `out`.
+pub(super) fn input(out: &mut Vec<u8>, input: &ReconcileInput) {
+    let mut w = Writer(out);
+    w.string(&input.job_id);
+    w.postcard(&input.job);
+    w.list(&input.nodes, node);
+    w.list(&input.allocations, group);
+    w.postcard(&input.deployment);
+    w.postcard(&input.eval);
+    w.s64(input.now);
+    w.bool(input.explain);
+    w.postcard(&input.ext);
+    w.postcard(&input.system);
+}
+
+/// The buffer being written, with postcard's primitives.
+struct Writer<'a>(&'a mut Vec<u8>);
+
+impl Writer<'_> {
+    #[inline(always)]
+    fn u64(&mut self, mut n: u64) {
+        while n >= 0x80 {
+            self.0.push(n as u8 | 0x80);
+            n >>= 7;
+        }
+        self.0.push(n as u8);
+    }
+
+    #[inline(always)]
+    fn u32(&mut self, n: u32) {
+        self.u64(u64::from(n));
+    }
+
+    #[inline(always)]
+    fn s64(&mut self, n: i64) {
+        self.u64(((n << 1) ^ (n >> 63)) as u64);
+    }
+
+    #[inline(always)]
+    fn bool(&mut self, b: bool) {
+        self.0.push(u8::from(b));
+    }
+
+    fn string(&mut self, s: &str) {
+        self.u64(s.len() as u64);
+        self.0.extend_from_slice(s.as_bytes());
+    }
+
+    #[inline(always)]
+    fn option<T>(&mut self, value: &Option<T>, write: impl FnOnce(&mut Self, &T)) {
+        match value {
+            None => self.0.push(0),
+            Some(v) => {
+                self.0.push(1);
+                write(self, v);
+            }
+        }
+    }
+
+    fn list<T>(&mut self, items: &[T], mut write: impl FnMut(&mut Self, &T)) {
+        self.u64(items.len() as u64);
+        for item in items {
+            write(self, item);
+        }
+    }
+
+    /// A part of the input that does not grow with the group, by postcard.
+    fn postcard<T: Serialize>(&mut self, value: &T) {
+        let out = std::mem::take(self.0);
+        // Serializing the contract's types into a growable buffer cannot
+        // fail (see `encode_sized`).
+        *self.0 = postcard::to_extend(value, out).unwrap_or_default();
+    }
+}
+
+fn node(w: &mut Writer, node: &Node) {
+    w.string(&node.id);
+    w.u32(node.status as u32);
+    w.bool(node.draining);
+    w.list(&node.meta, pair);
+}
+
+fn pair(w: &mut Writer, (key, value): &(String, String)) {
+    w.string(key);
+    w.string(value);
+}
+
+fn group(w: &mut Writer, group: &GroupAllocations) {
+    w.string(&group.group);
+    w.list(&group.allocations, allocation);
+}
+
+fn allocation(w: &mut Writer, a: &Allocation) {
+    spec(w, &a.spec);
+    observed(w, &a.observed);
+    w.option(&a.update, |w, u| w.u32(*u as u32));
+}
+
+fn spec(w: &mut Writer, s: &AllocationSpec) {
+    w.string(&s.id);
+    w.u32(s.name_index);
+    w.u64(s.job_version);
+    w.u64(s.job_create_index);
+    w.u32(s.node);
+    w.option(&s.deployment, |w, v| w.string(v));
+    w.option(&s.previous_allocation, |w, v| w.string(v));
+    w.option(&s.next_allocation, |w, v| w.string(v));
+    w.u64(s.create_index);
+    w.u64(s.fingerprint.destructive);
+    w.u64(s.fingerprint.in_place);
+    w.option(&s.placement_score, |w, v| {
+        w.0.extend_from_slice(&v.to_le_bytes())
+    });
+}
+
+fn observed(w: &mut Writer, o: &ObservedState) {
+    w.u32(o.desired_status as u32);
+    w.u32(o.client_status as u32);
+    w.option(&o.desired_transition, |w, t| {
+        w.bool(t.migrate);
+        w.bool(t.reschedule);
+        w.bool(t.force_reschedule);
+        w.bool(t.migrate_disable_placement);
+    });
+    w.option(&o.health, |w, h| {
+        w.option(&h.healthy, |w, v| w.bool(*v));
+        w.bool(h.canary);
+        w.option(&h.changed_at, |w, v| w.s64(*v));
+    });
+    w.option(&o.reschedule, |w, r| {
+        w.list(&r.events, |w, e| {
+            w.s64(e.at);
+            w.s64(e.delay);
+        });
+        w.bool(r.last_failed);
+    });
+    w.option(&o.followup_eval, |w, v| w.string(v));
+    w.option(&o.client_states, |w, list| w.list(list, state_change));
+    w.option(&o.tasks, |w, list| w.list(list, task));
+    w.s64(o.modify_time);
+    w.option(&o.meta, |w, list| w.list(list, pair));
+}
+
+fn state_change(w: &mut Writer, c: &ClientStateChange) {
+    w.option(&c.status, |w, s| w.u32(*s as u32));
+    w.s64(c.at);
+}
+
+fn task(w: &mut Writer, t: &TaskState) {
+    w.string(&t.name);
+    w.u32(t.state as u32);
+    w.bool(t.failed);
+    w.option(&t.started_at, |w, v| w.s64(*v));
+    w.option(&t.finished_at, |w, v| w.s64(*v));
+    w.u32(t.restarts);
+    w.option(&t.last_restart, |w, v| w.s64(*v));
+}
