@@ -180,29 +180,30 @@ fn check_groups(groups: &[TaskGroup], path: &str) -> Result<(), InputError> {
                 format!("{} exceeds the limit of {MAX_COUNT}", group.count),
             ));
         }
-        let mut durations: Vec<(String, Duration)> = Vec::new();
-        if let Some(u) = &group.update {
-            durations.push((at("update.progress-deadline"), u.progress_deadline));
-        }
-        if let Some(r) = &group.reschedule {
-            durations.push((at("reschedule.interval"), r.interval));
-            durations.push((at("reschedule.delay"), r.delay));
-            durations.push((at("reschedule.max-delay"), r.max_delay));
-        }
-        if let Some(d) = &group.disconnect {
-            durations.push((at("disconnect.lost-after"), d.lost_after));
-            if let Some(after) = d.stop_on_client_after {
-                durations.push((at("disconnect.stop-on-client-after"), after));
-            }
-        }
-        for (t, task) in group.tasks.iter().enumerate() {
-            durations.push((at(&format!("tasks[{t}].kill-timeout")), task.kill_timeout));
-        }
-        if let Some((field, d)) = durations.into_iter().find(|(_, d)| *d < 0) {
-            return Err(error(
+        // Field paths are written only for an error: a valid input, the
+        // common case, formats nothing here.
+        let durations = [
+            (group.update.as_ref()).map(|u| ("update.progress-deadline", u.progress_deadline)),
+            (group.reschedule.as_ref()).map(|r| ("reschedule.interval", r.interval)),
+            (group.reschedule.as_ref()).map(|r| ("reschedule.delay", r.delay)),
+            (group.reschedule.as_ref()).map(|r| ("reschedule.max-delay", r.max_delay)),
+            (group.disconnect.as_ref()).map(|d| ("disconnect.lost-after", d.lost_after)),
+            (group.disconnect.as_ref())
+                .and_then(|d| d.stop_on_client_after)
+                .map(|after| ("disconnect.stop-on-client-after", after)),
+        ];
+        let negative = |field: String, d: Duration| {
+            Err(error(
                 field,
                 format!("{d} is negative; durations cannot be"),
-            ));
+            ))
+        };
+        if let Some((field, d)) = durations.into_iter().flatten().find(|(_, d)| *d < 0) {
+            return negative(at(field), d);
+        }
+        if let Some((t, task)) = (group.tasks.iter().enumerate()).find(|(_, t)| t.kill_timeout < 0)
+        {
+            return negative(at(&format!("tasks[{t}].kill-timeout")), task.kill_timeout);
         }
     }
     Ok(())

@@ -74,10 +74,7 @@ impl Writer<'_> {
 
     /// A part of the input that does not grow with the group, by postcard.
     fn postcard<T: Serialize>(&mut self, value: &T) {
-        let out = std::mem::take(self.0);
-        // Serializing the contract's types into a growable buffer cannot
-        // fail (see `encode_sized`).
-        *self.0 = postcard::to_extend(value, out).unwrap_or_default();
+        *self.0 = super::append(std::mem::take(self.0), value);
     }
 }
 
