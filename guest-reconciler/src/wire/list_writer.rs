@@ -74,7 +74,7 @@ impl Writer<'_> {
 
     /// A part of the input that does not grow with the group, by postcard.
     fn postcard<T: Serialize>(&mut self, value: &T) {
-        *self.0 = super::append(std::mem::take(self.0), value);
+        *self.0 = super::growing::append(std::mem::take(self.0), value);
     }
 }
 
