@@ -153,7 +153,8 @@ export class Reconciler {
    * contract or the reconciler refuses it, ComponentError if the component traps.
    */
   reconcile(input) {
-    const outcome = wire.decodeOutcome(this.reconcileEncoded(input instanceof Uint8Array ? input : encode(input)));
+    const call = (bytes) => this.reconcileEncoded(bytes);
+    const outcome = wire.decodeOutcome(input instanceof Uint8Array ? call(input) : encodeDuring(input, call));
     if ('Err' in outcome) throw new InputError(outcome.Err.field, outcome.Err.message);
     return outcome.Ok;
   }
@@ -202,10 +203,13 @@ function misfit(e) {
   return found === null ? e : new InputError(found[1] || 'input', found[2]);
 }
 
-/** `input` in the wire format; a value that does not fit is an InputError at its field. */
-function encode(input) {
+/**
+ * `input` in the wire format, lent to `use` for the time of its call (the component copies it
+ * into its memory); a value that does not fit is an InputError at its field.
+ */
+function encodeDuring(input, use) {
   try {
-    return wire.encodeInput(input);
+    return wire.lendEncodedInput(input, use);
   } catch (e) {
     if (e instanceof FieldError) throw new InputError(e.path.replace(/^input\.?/, '') || 'input', e.reason);
     throw e;

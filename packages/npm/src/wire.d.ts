@@ -20,6 +20,8 @@ export type Outcome = { Ok: Plan } | { Err: ContractInputError };
 
 export interface WireCodec {
   encodeInput(input: ReconcileInput): Uint8Array;
+  /** `input` encoded, lent to `use` for the time of its call only (no copy); returns what `use` returns. */
+  lendEncodedInput<T>(input: ReconcileInput, use: (bytes: Uint8Array) => T): T;
   decodeInput(bytes: Uint8Array): ReconcileInput;
   encodeOutcome(outcome: Outcome): Uint8Array;
   decodeOutcome(bytes: Uint8Array): Outcome;

@@ -42,6 +42,9 @@ const KEPT_SIZE = 8 * 1024 * 1024;
  * - `encodeInput(input)`: a reconcile input, in the slotwise JSON rendering,
  *   as the buffer `reconcile-encoded` takes; a value that does not fit the
  *   WIT throws a FieldError (a TypeError) naming the field;
+ * - `lendEncodedInput(input, use)`: the same, given to `use` as a view that is
+ *   valid only during that call (which must not keep it), without a copy;
+ *   returns what `use` returns;
  * - `decodeOutcome(bytes)`: the buffer `reconcile-encoded` returns, as
  *   {Ok: plan} or {Err: input-error}; a malformed buffer throws a WireError;
  * - `encodeOutcome`, `decodeInput`: the same the other way round.
@@ -51,35 +54,45 @@ export function wireCodec(witTypes) {
   const decoders = new Decoders(witTypes);
   const inputType = { ref: 'reconcile-input' };
   const outcomeType = { result: { ok: { ref: 'plan' }, err: { ref: 'input-error' } } };
+  const input = encoding(encoders.of(inputType), CONTENT.input, 'input');
   return {
-    encodeInput: encoding(encoders.of(inputType), CONTENT.input, 'input'),
+    encodeInput: input.copy,
+    lendEncodedInput: input.lend,
     decodeInput: decoding(decoders.of(inputType), CONTENT.input),
-    encodeOutcome: encoding(encoders.of(outcomeType), CONTENT.outcome, 'outcome'),
+    encodeOutcome: encoding(encoders.of(outcomeType), CONTENT.outcome, 'outcome').copy,
     decodeOutcome: decoding(decoders.of(outcomeType), CONTENT.outcome),
   };
 }
 
-/** Encodes with `encode` under the header of `content`; `root` names the value in a FieldError's path. */
+/**
+ * Encodes with `encode` under the header of `content`; `root` names the value in a FieldError's
+ * path. Gives a copy of the encoding (`copy`), or lends a view of it to a function for the time
+ * of its call (`lend`), which spares the copy: copying out a megabyte was a seventh of encoding
+ * 10,000 allocations in Node.
+ */
 function encoding(encode, content, root) {
-  // The buffer of the last encoding, written over by the next one, which
-  // then copies out only what it wrote: encoding the same workload again
-  // neither grows a buffer from nothing nor leaves one to the collector.
-  // Taken while in use, so that an encoding within an encoding (a getter
-  // of the value calling the codec) gets a buffer of its own.
+  // The buffer of the last encoding, written over by the next one: encoding
+  // the same workload again neither grows a buffer from nothing nor leaves one
+  // to the collector. Taken while in use, so that an encoding within an
+  // encoding (a getter of the value calling the codec, or the borrower of a
+  // lent view) gets a buffer of its own.
   let kept = null;
-  return (value) => {
+  const lend = (value, use) => {
     const w = new Writer(kept ?? new Uint8Array(FIRST_SIZE));
     kept = null;
-    w.raw([0x53, 0x57, WIRE_VERSION, content]);
     try {
-      encode(w, value);
-      return w.finish();
-    } catch (e) {
-      throw e instanceof Misfit ? e.fieldError(root) : e;
+      w.raw([0x53, 0x57, WIRE_VERSION, content]);
+      try {
+        encode(w, value);
+      } catch (e) {
+        throw e instanceof Misfit ? e.fieldError(root) : e;
+      }
+      return use(w.bytes.subarray(0, w.pos));
     } finally {
       if (w.bytes.length <= KEPT_SIZE) kept = w.bytes;
     }
   };
+  return { copy: (value) => lend(value, (view) => view.slice()), lend };
 }
 
 /** Decodes with `decode` a buffer that must hold `content`. */
