@@ -4,6 +4,7 @@ use crate::plugin::{
     Answers, Batch, Hook, PostSlotAnswer, PostSlotDecision, PreSlotAnswer, PreSlotDecision,
     PromotionAnswer, PromotionDecision, Span,
 };
+use crate::sentence::say;
 use crate::views::{standing, Shown};
 
 /// Text one answer on one item may hold; over it the answer is refused, so
@@ -76,12 +77,16 @@ pub(crate) fn check(shown: &Shown, answers: Answers) -> Result<Checked, Invalid>
                         if d.until <= shown.now {
                             return Err(Invalid::at(
                                 at,
-                                format!(
-                                    "defers slot {} of group {} to {}, which is not after now ({})",
+                                say!(
+                                    "defers slot ",
                                     shown.slots[at].index,
+                                    " of group ",
                                     shown.groups[shown.slots[at].group],
+                                    " to ",
                                     d.until,
-                                    shown.now
+                                    ", which is not after now (",
+                                    shown.now,
+                                    ")"
                                 ),
                             ));
                         }
@@ -114,17 +119,21 @@ pub(crate) fn check(shown: &Shown, answers: Answers) -> Result<Checked, Invalid>
         (Hook::Review, Answers::Review(vetoes)) => {
             let changes = shown.change_slots.len();
             if vetoes.len() > changes {
-                return Err(Invalid::of(format!(
-                    "vetoes {} changes, but the plan proposes {changes}",
-                    vetoes.len()
+                return Err(Invalid::of(say!(
+                    "vetoes ",
+                    vetoes.len(),
+                    " changes, but the plan proposes ",
+                    changes
                 )));
             }
             let mut out = Vec::with_capacity(vetoes.len());
             for v in vetoes {
                 let Some(&slot) = shown.change_slots.get(v.change as usize) else {
-                    return Err(Invalid::of(format!(
-                        "vetoes change {}, but the plan proposes {changes}",
-                        v.change
+                    return Err(Invalid::of(say!(
+                        "vetoes change ",
+                        v.change,
+                        ", but the plan proposes ",
+                        changes
                     )));
                 };
                 if v.reason.len() > MAX_TEXT {
@@ -134,10 +143,12 @@ pub(crate) fn check(shown: &Shown, answers: Answers) -> Result<Checked, Invalid>
             }
             Ok(Checked::Review(out))
         }
-        (hook, other) => Err(Invalid::of(format!(
-            "answered a {} batch with {} answers",
+        (hook, other) => Err(Invalid::of(say!(
+            "answered a ",
             hook_name(hook),
-            hook_name(answers_hook(&other))
+            " batch with ",
+            hook_name(answers_hook(&other)),
+            " answers"
         ))),
     }
 }
@@ -146,8 +157,14 @@ fn count(given: usize, due: usize, items: &str) -> Result<(), Invalid> {
     if given == due {
         return Ok(());
     }
-    Err(Invalid::of(format!(
-        "gave {given} answers for {due} {items}; one per item, in order, is due"
+    Err(Invalid::of(say!(
+        "gave ",
+        given,
+        " answers for ",
+        due,
+        " ",
+        items,
+        "; one per item, in order, is due"
     )))
 }
 
@@ -157,8 +174,16 @@ fn order(named: u32, at: usize, item: &str) -> Result<(), Invalid> {
     }
     Err(Invalid::at(
         at,
-        format!(
-            "answers {item} {named} where {item} {at} is due; answers follow the batch's order"
+        say!(
+            "answers ",
+            item,
+            " ",
+            named,
+            " where ",
+            item,
+            " ",
+            at,
+            " is due; answers follow the batch's order"
         ),
     ))
 }
@@ -173,16 +198,20 @@ fn pre_slot(shown: &Shown, at: usize, decision: &PreSlotDecision) -> Result<(), 
         if !within(slot.candidates, a.candidate) {
             return Err(Invalid::at(
                 at,
-                format!(
-                    "adjusts candidate {}, which is not a candidate of slot {} of group {}",
-                    a.candidate, slot.index, shown.groups[slot.group]
+                say!(
+                    "adjusts candidate ",
+                    a.candidate,
+                    ", which is not a candidate of slot ",
+                    slot.index,
+                    " of group ",
+                    shown.groups[slot.group]
                 ),
             ));
         }
         if seen.contains(&a.candidate) {
             return Err(Invalid::at(
                 at,
-                format!("adjusts candidate {} twice", a.candidate),
+                say!("adjusts candidate ", a.candidate, " twice"),
             ));
         }
         seen.push(a.candidate);
@@ -190,10 +219,12 @@ fn pre_slot(shown: &Shown, at: usize, decision: &PreSlotDecision) -> Result<(), 
             if standing(class).is_none() {
                 return Err(Invalid::at(
                     at,
-                    format!(
-                        "reclassifies candidate {} as {}, which only the reconciler can decide",
+                    say!(
+                        "reclassifies candidate ",
                         a.candidate,
-                        crate::views::class_name(class)
+                        " as ",
+                        crate::views::class_name(class),
+                        ", which only the reconciler can decide"
                     ),
                 ));
             }
@@ -221,10 +252,12 @@ fn size(at: usize, text: usize, ext: Option<&[u8]>) -> Result<(), Invalid> {
     match ext.map(<[u8]>::len) {
         Some(n) if n > MAX_EXT => Err(Invalid::at(
             at,
-            format!(
-                "attached {} bytes of slot data, more than the limit of {} per answer",
+            say!(
+                "attached ",
                 crate::phrasing::digits(n as u64),
-                crate::phrasing::bytes(MAX_EXT as u64)
+                " bytes of slot data, more than the limit of ",
+                crate::phrasing::bytes(MAX_EXT as u64),
+                " per answer"
             ),
         )),
         _ => Ok(()),
@@ -232,10 +265,12 @@ fn size(at: usize, text: usize, ext: Option<&[u8]>) -> Result<(), Invalid> {
 }
 
 fn too_much_text(text: usize) -> String {
-    format!(
-        "answered {} bytes of text, more than the limit of {} per answer",
+    say!(
+        "answered ",
         crate::phrasing::digits(text as u64),
-        crate::phrasing::bytes(MAX_TEXT as u64)
+        " bytes of text, more than the limit of ",
+        crate::phrasing::bytes(MAX_TEXT as u64),
+        " per answer"
     )
 }
 

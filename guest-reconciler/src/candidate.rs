@@ -2,6 +2,7 @@
 
 use crate::classification::{classify, Facts, Rule, Taint};
 use crate::policy::{GroupVersions, Policy};
+use crate::sentence::say;
 use crate::{
     Allocation, AllocationUpdate, Classification, ClientStatus, DesiredStatus, GroupAllocations,
     Job, Node, ObservedState, Reason, ReconcileInput, Stop, Timestamp, UpdateKind,
@@ -219,7 +220,7 @@ impl<'a> Candidate<'a> {
         message: String,
     ) -> Stop {
         self.stopped = true;
-        self.settle(|| format!("stopped: {message}"));
+        self.settle(|| say!("stopped: ", message));
         Stop {
             allocation: self.id().to_string(),
             name_index: self.index(),

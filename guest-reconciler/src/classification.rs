@@ -1,6 +1,7 @@
 //! The classification rules: one ordered table that puts every allocation in one set, first match wins.
 
 use crate::policy::Policy;
+use crate::rule_table::rule_table;
 use crate::{
     Classification, ClientStatus, DesiredStatus, Node, NodeStatus, ObservedState, Timestamp,
 };
@@ -113,142 +114,82 @@ pub(crate) struct Rule {
     pub(crate) name: &'static str,
     /// The set the rule puts an allocation in.
     pub(crate) class: Classification,
-    applies: fn(&Facts) -> bool,
 }
 
 use Classification::{Disconnecting, Expiring, Ignore, Lost, Migrate, Reconnecting, Untainted};
 
-/// The rules in the order they are tried. The order is the semantics: for
-/// example a terminal allocation never counts as lost, and an allocation on a
-/// disconnected node is never migrated.
-pub(crate) static RULES: [Rule; 18] = [
-    Rule {
-        name: "failed-while-disconnected",
-        class: Reconnecting,
-        applies: |f| {
+rule_table! {
+    /// The rules in the order they are tried. The order is the semantics: for
+    /// example a terminal allocation never counts as lost, and an allocation on a
+    /// disconnected node is never migrated.
+    pub(crate) static RULES: [Rule; 18];
+    /// The first rule that applies to `facts`.
+    pub(crate) fn classify(&Facts) else DEFAULT_RULE;
+
+    Rule { name: "failed-while-disconnected", class: Reconnecting }
+        when |f| {
             f.should_reconnect() && f.desired(DesiredStatus::Run) && f.client(ClientStatus::Failed)
         },
-    },
-    Rule {
-        name: "drained-batch-keeps-slot",
-        class: Untainted,
-        applies: |f| {
+    Rule { name: "drained-batch-keeps-slot", class: Untainted }
+        when |f| {
             f.observed.is_server_terminal()
                 && !f.should_reconnect()
                 && f.observed.transition().migrate_disable_placement
         },
-    },
-    Rule {
-        name: "stopped-by-server",
-        class: Ignore,
-        applies: |f| {
+    Rule { name: "stopped-by-server", class: Ignore }
+        when |f| {
             f.observed.is_terminal() && !f.should_reconnect() && f.observed.is_server_terminal()
         },
-    },
-    Rule {
-        name: "terminal-canary-migrating",
-        class: Migrate,
-        applies: |f| {
+    Rule { name: "terminal-canary-migrating", class: Migrate }
+        when |f| {
             f.observed.is_terminal()
                 && !f.should_reconnect()
                 && f.observed.is_canary()
                 && f.observed.transition().migrate
         },
-    },
-    Rule {
-        name: "terminal",
-        class: Untainted,
-        applies: |f| f.observed.is_terminal() && !f.should_reconnect(),
-    },
-    Rule {
-        name: "unknown-past-lost-after",
-        class: Expiring,
-        applies: |f| f.expired(),
-    },
-    Rule {
-        name: "failed-reconnect-already-stopped",
-        class: Ignore,
-        applies: |f| {
+    Rule { name: "terminal", class: Untainted }
+        when |f| f.observed.is_terminal() && !f.should_reconnect(),
+    Rule { name: "unknown-past-lost-after", class: Expiring }
+        when |f| f.expired(),
+    Rule { name: "failed-reconnect-already-stopped", class: Ignore }
+        when |f| {
             f.should_reconnect() && f.client(ClientStatus::Failed) && f.desired(DesiredStatus::Stop)
         },
-    },
-    Rule {
-        name: "disconnected-already-unknown",
-        class: Untainted,
-        applies: |f| f.taint.is(NodeStatus::Disconnected) && f.client(ClientStatus::Unknown),
-    },
-    Rule {
-        name: "disconnected-while-pending",
-        class: Lost,
-        applies: |f| f.taint.is(NodeStatus::Disconnected) && f.client(ClientStatus::Pending),
-    },
-    Rule {
-        name: "disconnected-without-grace",
-        class: Lost,
-        applies: |f| f.taint.is(NodeStatus::Disconnected) && f.lost_on_disconnect(),
-    },
-    Rule {
-        name: "disconnected",
-        class: Disconnecting,
-        applies: |f| f.taint.is(NodeStatus::Disconnected),
-    },
-    Rule {
-        name: "marked-to-migrate",
-        class: Migrate,
-        applies: |f| f.observed.transition().migrate,
-    },
-    Rule {
-        name: "reconnected",
-        class: Reconnecting,
-        applies: |f| f.taint.is_usable() && f.should_reconnect(),
-    },
-    Rule {
-        name: "healthy-node",
-        class: Untainted,
-        applies: |f| f.taint.is_usable(),
-    },
-    Rule {
-        name: "node-gone",
-        class: Lost,
-        applies: |f| matches!(f.taint, Taint::Gone),
-    },
-    Rule {
-        name: "down-unknown-kept",
-        class: Untainted,
-        applies: |f| {
+    Rule { name: "disconnected-already-unknown", class: Untainted }
+        when |f| f.taint.is(NodeStatus::Disconnected) && f.client(ClientStatus::Unknown),
+    Rule { name: "disconnected-while-pending", class: Lost }
+        when |f| f.taint.is(NodeStatus::Disconnected) && f.client(ClientStatus::Pending),
+    Rule { name: "disconnected-without-grace", class: Lost }
+        when |f| f.taint.is(NodeStatus::Disconnected) && f.lost_on_disconnect(),
+    Rule { name: "disconnected", class: Disconnecting }
+        when |f| f.taint.is(NodeStatus::Disconnected),
+    Rule { name: "marked-to-migrate", class: Migrate }
+        when |f| f.observed.transition().migrate,
+    Rule { name: "reconnected", class: Reconnecting }
+        when |f| f.taint.is_usable() && f.should_reconnect(),
+    Rule { name: "healthy-node", class: Untainted }
+        when |f| f.taint.is_usable(),
+    Rule { name: "node-gone", class: Lost }
+        when |f| matches!(f.taint, Taint::Gone),
+    Rule { name: "down-unknown-kept", class: Untainted }
+        when |f| {
             f.taint.is(NodeStatus::Down)
                 && !f.policy.replace_on_disconnect()
                 && f.client(ClientStatus::Unknown)
         },
-    },
-    Rule {
-        name: "down-running-kept",
-        class: Disconnecting,
-        applies: |f| {
+    Rule { name: "down-running-kept", class: Disconnecting }
+        when |f| {
             f.taint.is(NodeStatus::Down)
                 && !f.policy.replace_on_disconnect()
                 && f.client(ClientStatus::Running)
         },
-    },
-    Rule {
-        name: "node-down",
-        class: Lost,
-        applies: |f| f.taint.is(NodeStatus::Down),
-    },
-];
+    Rule { name: "node-down", class: Lost }
+        when |f| f.taint.is(NodeStatus::Down),
+}
 
 /// The rule for allocations no other rule matches, such as those on a node
 /// that is initializing and draining.
 pub(crate) static DEFAULT_RULE: Rule = Rule {
     name: "no-rule-matched",
     class: Untainted,
-    applies: |_| true,
 };
-
-/// The first rule that applies to `facts`.
-pub(crate) fn classify(facts: &Facts) -> &'static Rule {
-    RULES
-        .iter()
-        .find(|rule| (rule.applies)(facts))
-        .unwrap_or(&DEFAULT_RULE)
-}

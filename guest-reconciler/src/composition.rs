@@ -3,6 +3,7 @@
 use crate::answers::Checked;
 use crate::plugin::{Adjustment, PostSlotDecision, PreSlotDecision, PromotionDecision};
 use crate::ruling::{self, Adjusted, ReviewVeto, Ruled, Ruling, Rulings};
+use crate::sentence::say;
 use crate::views::{reconciler_update, standing, Shown};
 use crate::{PolicyAction, PolicyVerdict, SlotExt};
 
@@ -129,7 +130,7 @@ fn merge(shown: &Shown, at: usize, adjustments: Vec<(&str, Adjustment)>) -> Rule
     } else {
         let reasons: Vec<String> = adjustments
             .iter()
-            .map(|(b, a)| format!("{b}: {}", a.reason))
+            .map(|(b, a)| say!(b, ": ", a.reason))
             .collect();
         reasons.join("; ")
     };

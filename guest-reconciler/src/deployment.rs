@@ -1,5 +1,6 @@
 //! The job's deployment during a run: which one is current, its group states, and what changes about it.
 
+use crate::sentence::say;
 use crate::{
     ids, Deployment, DeploymentGroup, DeploymentStatus, DeploymentUpdate, Evaluation, Job,
     NewDeployment, Reason, Timestamp, UpdateStrategy,
@@ -110,9 +111,11 @@ impl<'a> Deployments<'a> {
                         deployment,
                         Reason::DeploymentSuperseded,
                         description::NEWER_JOB,
-                        &format!(
-                            "it deploys job version {} but the job is at version {}",
-                            deployment.job_version, job.version
+                        &say!(
+                            "it deploys job version ",
+                            deployment.job_version,
+                            " but the job is at version ",
+                            job.version
                         ),
                     );
                 }
@@ -135,7 +138,7 @@ impl<'a> Deployments<'a> {
             status: DeploymentStatus::Cancelled,
             description: description.to_string(),
             reason,
-            message: format!("deployment {} is cancelled: {why}", deployment.id),
+            message: say!("deployment ", deployment.id, " is cancelled: ", why),
         });
     }
 
@@ -172,13 +175,13 @@ impl<'a> Deployments<'a> {
         };
         if !self.failed_by_policy {
             self.failed_by_policy = true;
-            let description = format!("{}: {why}", description::FAILED_BY_POLICY);
+            let description = say!(description::FAILED_BY_POLICY, ": ", why);
             self.record(
                 &id,
                 DeploymentStatus::Failed,
                 Reason::DeploymentFailedByPolicy,
                 &description,
-                &format!("a policy failed it: {why}"),
+                &say!("a policy failed it: ", why),
             );
         }
     }
@@ -253,7 +256,7 @@ impl<'a> Deployments<'a> {
         }
         let id = ids::deployment(&job.id, job.version, job.create_index, &eval.id);
         self.current = Some(Current::Created(NewDeployment {
-            message: format!("deployment {id} rolls out job version {}", job.version),
+            message: say!("deployment ", id, " rolls out job version ", job.version),
             id,
             job_id: job.id.clone(),
             job_version: job.version,
@@ -339,16 +342,17 @@ impl<'a> Deployments<'a> {
             status,
             description: description.to_string(),
             reason,
-            message: format!("deployment {id}: {why}"),
+            message: say!("deployment ", id, ": ", why),
         });
     }
 
     /// A multi-region deployment still initializing, with the group states
     /// this run computed, so that they are stored.
     fn send_in_full(&mut self, d: &Deployment, job: &Job) -> NewDeployment {
-        let message = format!(
-            "deployment {} is initializing; its group states are sent in full",
-            d.id
+        let message = say!(
+            "deployment ",
+            d.id,
+            " is initializing; its group states are sent in full"
         );
         let groups = std::mem::take(&mut self.groups);
         in_full(d, job, groups, Reason::DeploymentInitializing, message)
@@ -373,7 +377,7 @@ impl<'a> Deployments<'a> {
             job,
             self.groups.clone(),
             Reason::DeploymentRecounted,
-            format!("deployment {}: its group states are recounted", d.id),
+            say!("deployment ", d.id, ": its group states are recounted"),
         );
         if self
             .groups

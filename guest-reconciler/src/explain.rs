@@ -1,6 +1,7 @@
 //! The explanation of a group's plan: per slot, who claims it, how each claimant was classified, and what was decided.
 
 use crate::candidate::Candidate;
+use crate::sentence::say;
 use crate::slot::Slots;
 use crate::{CandidateReport, GroupPlan, PolicyAction, SlotReport, Timestamp};
 use std::collections::BTreeMap;
@@ -18,18 +19,18 @@ pub(crate) fn slots(
     let mut note = |index: u32, text: String| decisions.entry(index).or_default().push(text);
     for p in &plan.placements {
         let kind = if p.canary { "place canary" } else { "place" };
-        note(p.name_index, format!("{kind} ({})", p.reason.name()));
+        note(p.name_index, say!(kind, " (", p.reason.name(), ")"));
     }
     for s in &plan.stops {
         note(
             s.name_index,
-            format!("stop {} ({})", s.allocation, s.reason.name()),
+            say!("stop ", s.allocation, " (", s.reason.name(), ")"),
         );
     }
     for d in &plan.destructive_updates {
         note(
             d.name_index,
-            format!("replace {} ({})", d.allocation, d.reason.name()),
+            say!("replace ", d.allocation, " (", d.reason.name(), ")"),
         );
     }
     let updates = [
@@ -40,7 +41,7 @@ pub(crate) fn slots(
     ];
     for (verb, list) in updates {
         for u in list {
-            note(u.name_index, format!("{verb} {}", u.allocation));
+            note(u.name_index, say!(verb, " ", u.allocation));
         }
     }
     let mut policy: BTreeMap<u32, Vec<String>> = BTreeMap::new();
@@ -90,10 +91,12 @@ fn report(c: &Candidate, now: Timestamp) -> CandidateReport {
 /// What a policy did to a slot, as a slot's explanation says it.
 pub(crate) fn policy_line(a: &PolicyAction) -> String {
     let unapplied = if a.applied { "" } else { " (not applied)" };
-    format!(
-        "{} by {}: {}{unapplied}",
+    say!(
         a.verdict.name(),
+        " by ",
         a.plugin,
-        a.reason
+        ": ",
+        a.reason,
+        unapplied
     )
 }

@@ -1,5 +1,6 @@
 //! Follow-up evaluations: delayed work batched so that no two evaluations are due within five seconds of each other.
 
+use crate::sentence::say;
 use crate::{Duration, EvalTrigger, FollowupEval, Job, Reason, Timestamp};
 
 /// Items due less than this long after the first of a batch join the batch.
@@ -57,14 +58,26 @@ impl Purpose {
     pub(crate) fn task(self, n: usize) -> String {
         let plural = if n == 1 { "" } else { "s" };
         match self {
-            Purpose::RescheduleLater => format!("replace {n} failed allocation{plural}"),
+            Purpose::RescheduleLater => say!("replace ", n, " failed allocation", plural),
             Purpose::LostLater => {
-                format!("replace {n} lost allocation{plural} once the client has stopped them")
+                say!(
+                    "replace ",
+                    n,
+                    " lost allocation",
+                    plural,
+                    " once the client has stopped them"
+                )
             }
             Purpose::DisconnectTimeout => {
-                format!("decide about {n} disconnected allocation{plural} when lost-after passes")
+                say!(
+                    "decide about ",
+                    n,
+                    " disconnected allocation",
+                    plural,
+                    " when lost-after passes"
+                )
             }
-            Purpose::PolicyDeferral => format!("look again at {n} deferred slot{plural}"),
+            Purpose::PolicyDeferral => say!("look again at ", n, " deferred slot", plural),
         }
     }
 }
@@ -87,9 +100,9 @@ impl Purpose {
             priority,
             job_modify_index: job.modify_index,
             reason: self.reason(),
-            message: format!(
-                "{} {}",
+            message: say!(
                 self.task(batch.members.len()),
+                " ",
                 crate::phrasing::relative(batch.wait_until, now)
             ),
             id,

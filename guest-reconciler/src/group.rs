@@ -27,91 +27,34 @@ pub(crate) mod updates;
 pub(crate) use run::{deployment_state, empty_plan, Context, GroupRun};
 
 use crate::followup::{Batch, Purpose};
-use crate::pipeline::Step;
+use crate::pipeline::step_table;
 use crate::slot_hooks::{hooked_run, HookedGroup, Place, SlotOf};
 use crate::{post_slot, pre_slot, GroupPlan};
 use std::ops::Range;
 
-/// The steps of a group that exists and wants allocations, in order.
-fn steps<'a>() -> [Step<GroupRun<'a>>; 19] {
-    [
-        Step {
-            name: "screen",
-            run: screen::run,
-        },
-        Step {
-            name: "canaries",
-            run: canaries::run,
-        },
-        Step {
-            name: "classify",
-            run: classify::run,
-        },
-        Step {
-            name: "pre-slot",
-            run: pre_slot::run::<GroupRun>,
-        },
-        Step {
-            name: "reschedule",
-            run: rescheduling::run,
-        },
-        Step {
-            name: "reconnect",
-            run: reconnect::run,
-        },
-        Step {
-            name: "disconnect",
-            run: disconnect::run,
-        },
-        Step {
-            name: "follow-ups",
-            run: followups::run,
-        },
-        Step {
-            name: "surplus",
-            run: surplus::run,
-        },
-        Step {
-            name: "updates",
-            run: updates::run,
-        },
-        Step {
-            name: "canary-placement",
-            run: canary_placement::run,
-        },
-        Step {
-            name: "budget",
-            run: budget::run,
-        },
-        Step {
-            name: "placement",
-            run: placement::run,
-        },
-        Step {
-            name: "destructive",
-            run: destructive::run,
-        },
-        Step {
-            name: "migration",
-            run: migration::run,
-        },
-        Step {
-            name: "rollout",
-            run: rollout::run,
-        },
-        Step {
-            name: "count-cap",
-            run: count_cap::run,
-        },
-        Step {
-            name: "post-slot",
-            run: post_slot::run::<GroupRun>,
-        },
-        Step {
-            name: "completion",
-            run: completion::run,
-        },
-    ]
+// The steps of a group that exists and wants allocations, in order.
+step_table! {
+    GroupRun<'_> {
+        "screen" => screen::run,
+        "canaries" => canaries::run,
+        "classify" => classify::run,
+        "pre-slot" => pre_slot::run::<GroupRun>,
+        "reschedule" => rescheduling::run,
+        "reconnect" => reconnect::run,
+        "disconnect" => disconnect::run,
+        "follow-ups" => followups::run,
+        "surplus" => surplus::run,
+        "updates" => updates::run,
+        "canary-placement" => canary_placement::run,
+        "budget" => budget::run,
+        "placement" => placement::run,
+        "destructive" => destructive::run,
+        "migration" => migration::run,
+        "rollout" => rollout::run,
+        "count-cap" => count_cap::run,
+        "post-slot" => post_slot::run::<GroupRun>,
+        "completion" => completion::run,
+    }
 }
 
 impl<'a> HookedGroup<'a> for GroupRun<'a> {

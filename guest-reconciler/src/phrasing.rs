@@ -1,5 +1,6 @@
 //! How numbers read in slotwise's messages: durations, times relative to now, counts.
 
+use crate::sentence::say;
 use crate::{Duration, Timestamp};
 
 const UNITS: [(i64, &str); 4] = [
@@ -22,12 +23,12 @@ pub fn duration(d: Duration) -> String {
     for (size, unit) in UNITS {
         let size = size as u64;
         if rest >= size {
-            out.push_str(&format!("{}{unit}", rest / size));
+            out.push_str(&say!(rest / size, unit));
             rest %= size;
         }
     }
     if rest > 0 {
-        out.push_str(&format!("{rest}ns"));
+        out.push_str(&say!(rest, "ns"));
     }
     out
 }
@@ -35,9 +36,9 @@ pub fn duration(d: Duration) -> String {
 /// `n` things, like `1 group` or `3 groups`.
 pub fn count(n: usize, thing: &str) -> String {
     if n == 1 {
-        format!("1 {thing}")
+        say!("1 ", thing)
     } else {
-        format!("{n} {thing}s")
+        say!(n, " ", thing, "s")
     }
 }
 
@@ -46,8 +47,8 @@ pub fn relative(at: Timestamp, now: Timestamp) -> String {
     let delta = at.saturating_sub(now);
     match delta {
         0 => "now".to_string(),
-        d if d > 0 => format!("in {}", duration(d)),
-        d => format!("{} ago", duration(d.saturating_neg())),
+        d if d > 0 => say!("in ", duration(d)),
+        d => say!(duration(d.saturating_neg()), " ago"),
     }
 }
 
@@ -57,7 +58,7 @@ pub fn bytes(n: u64) -> String {
         n if n >= 1 << 30 => format!("{:.1} GiB", n as f64 / (1u64 << 30) as f64),
         n if n >= 1 << 20 => format!("{:.1} MiB", n as f64 / (1u64 << 20) as f64),
         n if n >= 1 << 10 => format!("{:.1} KiB", n as f64 / (1u64 << 10) as f64),
-        n => format!("{n} B"),
+        n => say!(n, " B"),
     }
 }
 

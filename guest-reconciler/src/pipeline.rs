@@ -59,12 +59,6 @@ pub(crate) trait Reporting {
     fn group(&self) -> Option<String>;
 }
 
-/// A named step over some state `S`.
-pub(crate) struct Step<S> {
-    pub(crate) name: &'static str,
-    pub(crate) run: fn(&mut S) -> Outcome,
-}
-
 /// How a run of steps stopped.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub(crate) enum Flow {
@@ -74,28 +68,86 @@ pub(crate) enum Flow {
     Paused,
 }
 
-/// Runs `steps` in order on `state` from the one at `cursor`, appending a
-/// report line per step that ends; leaves `cursor` at a step that pauses.
-pub(crate) fn run<S: Reporting>(state: &mut S, steps: &[Step<S>], cursor: &mut usize) -> Flow {
-    // One line per step at most: reserved once rather than grown by doubling.
-    state.reports().reserve(steps.len().saturating_sub(*cursor));
-    while let Some(step) = steps.get(*cursor) {
-        let outcome = (step.run)(state);
-        if outcome.pause {
-            return Flow::Paused;
-        }
-        *cursor += 1;
-        let group = state.group();
-        state.reports().push(StepReport {
-            step: step.name.to_string(),
-            group,
-            status: outcome.status,
-            message: outcome.message,
-        });
-        if outcome.finish {
-            *cursor = steps.len();
-            break;
-        }
-    }
-    Flow::Finished
+/// What a run of steps does after one step.
+pub(crate) enum Next {
+    /// Goes on with the next step.
+    Continue,
+    /// Stops before this step, which is called again when the run resumes.
+    Pause,
+    /// Stops after this step: no further step runs.
+    Finish,
 }
+
+/// Makes room in `state`'s report for the lines of `steps` steps at most:
+/// reserved once rather than grown by doubling.
+pub(crate) fn begin<S: Reporting>(state: &mut S, steps: usize) {
+    state.reports().reserve(steps);
+}
+
+/// Runs the step `name` on `state`, appending its report line unless it
+/// pauses.
+#[inline(always)]
+pub(crate) fn step<S: Reporting>(
+    state: &mut S,
+    name: &'static str,
+    run: impl FnOnce(&mut S) -> Outcome,
+) -> Next {
+    let outcome = run(state);
+    if outcome.pause {
+        return Next::Pause;
+    }
+    let group = state.group();
+    state.reports().push(StepReport {
+        step: name.to_string(),
+        group,
+        status: outcome.status,
+        message: outcome.message,
+    });
+    if outcome.finish {
+        Next::Finish
+    } else {
+        Next::Continue
+    }
+}
+
+/// Declares a module's step table: `STEPS`, the names of its steps in order,
+/// and `run_steps(state, cursor)`, which runs them in order on `state` from
+/// the one at `cursor`, appending a report line per step that ends, and
+/// leaves `cursor` at a step that pauses (returning [`Flow::Paused`]) or past
+/// the last.
+///
+/// The steps are called directly, not through a table of function pointers:
+/// in the component, the first call through a pointer to each function makes
+/// the host initialise that table entry, again in every fresh instance, which
+/// cost about a microsecond of a count-10 reconcile over the step and rule
+/// tables together.
+macro_rules! step_table {
+    ($state:ty { $($name:literal => $run:expr),+ $(,)? }) => {
+        /// The names of the steps, in the order they run.
+        const STEPS: &[&str] = &[$($name),+];
+
+        /// Runs the steps of [`STEPS`] on `state` from the one at `cursor`.
+        #[allow(unused_assignments)]
+        fn run_steps(state: &mut $state, cursor: &mut usize) -> $crate::pipeline::Flow {
+            use $crate::pipeline::{begin, step, Flow, Next};
+            begin(state, STEPS.len().saturating_sub(*cursor));
+            let mut index = 0;
+            $(
+                if index >= *cursor {
+                    match step(state, $name, $run) {
+                        Next::Continue => *cursor = index + 1,
+                        Next::Pause => return Flow::Paused,
+                        Next::Finish => {
+                            *cursor = STEPS.len();
+                            return Flow::Finished;
+                        }
+                    }
+                }
+                index += 1;
+            )+
+            Flow::Finished
+        }
+    };
+}
+
+pub(crate) use step_table;

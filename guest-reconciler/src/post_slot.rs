@@ -8,6 +8,7 @@
 use crate::followup::batches;
 use crate::pipeline::Outcome;
 use crate::ruling::{PostSlot, Ruling, Rulings};
+use crate::sentence::say;
 use crate::slot_hooks::{action, HookedGroup, SlotOf};
 use crate::{AllocationUpdate, GroupPlan, PolicyVerdict, Reason};
 use std::collections::BTreeSet;
@@ -63,10 +64,13 @@ pub(crate) fn run<'a, G: HookedGroup<'a>>(g: &mut G) -> Outcome {
     withdraw(g, &kept, "kept by a policy");
     g.parts().hooks.held.extend(&kept);
     g.defer(batches(deferrals));
-    Outcome::done(format!(
-        "{} reviewed; {} vetoed, {deferred} deferred",
+    Outcome::done(say!(
         crate::phrasing::count(items.len(), "slot"),
-        kept.len() - deferred
+        " reviewed; ",
+        kept.len() - deferred,
+        " vetoed, ",
+        deferred,
+        " deferred"
     ))
 }
 
@@ -274,7 +278,7 @@ pub(crate) fn withdraw<'a>(
             c.stopped = false;
             c.resumed = false;
             c.followup = None;
-            c.settle(|| format!("left as it is: {why}"));
+            c.settle(|| say!("left as it is: ", why));
         }
     }
     counters.ignore += touched.len() as u32;

@@ -3,6 +3,7 @@
 use crate::candidate::Standing;
 use crate::pipeline::Outcome;
 use crate::ruling::{Adjusted, PreSlot, Ruling, Rulings};
+use crate::sentence::say;
 use crate::slot_hooks::{act, HookedGroup};
 use crate::PolicyVerdict;
 
@@ -35,10 +36,13 @@ pub(crate) fn run<'a, G: HookedGroup<'a>>(g: &mut G) -> Outcome {
         }
         g.parts().hooks.actions.extend(monitored);
     }
-    Outcome::done(format!(
-        "{} looked at; {held} held, {} adjusted",
+    Outcome::done(say!(
         crate::phrasing::count(slots.len(), "slot"),
-        crate::phrasing::count(adjusted as usize, "candidate")
+        " looked at; ",
+        held,
+        " held, ",
+        crate::phrasing::count(adjusted as usize, "candidate"),
+        " adjusted"
     ))
 }
 
@@ -57,7 +61,7 @@ fn hold<'a>(g: &mut impl HookedGroup<'a>, slot: u32, by: &str, why: &str) {
             ignored += 1;
         }
         c.standing = Standing::Held;
-        c.settle(|| format!("held by {by}: {why}"));
+        c.settle(|| say!("held by ", by, ": ", why));
     }
     parts.plan.counters.ignore += ignored;
     act(g, by, slot, PolicyVerdict::Held, why);
@@ -94,7 +98,7 @@ fn adjust<'a>(
         if let Some(kind) = a.update {
             c.forced_update = Some(kind);
         }
-        c.settle(|| format!("adjusted by {by}: {why}"));
+        c.settle(|| say!("adjusted by ", by, ": ", why));
         changed += 1;
     }
     act(g, by, slot, PolicyVerdict::Adjusted, why);

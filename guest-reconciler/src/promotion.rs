@@ -4,6 +4,7 @@ use crate::candidate::gather;
 use crate::pipeline::Outcome;
 use crate::ruling::{Promotion as Call, Ruling, Rulings};
 use crate::run::{Awaiting, JobRun};
+use crate::sentence::say;
 use crate::{DeploymentStatus, PolicyAction, PolicyVerdict, Promotion, Reason};
 
 /// The promotion step: when someone wants a say, pauses with every group of
@@ -74,12 +75,12 @@ fn apply(run: &mut JobRun, request: &Awaiting, by: &str, decision: Call) -> Stri
     match decision {
         Call::Wait(why) => {
             act(PolicyVerdict::Waited, &why, true);
-            format!("{group}: {by} waits: {why}")
+            say!(group, ": ", by, " waits: ", why)
         }
         Call::Fail(why) => {
             act(PolicyVerdict::Failed, &why, true);
             run.deployments.fail_by_policy(&why);
-            format!("{group}: {by} failed the deployment")
+            say!(group, ": ", by, " failed the deployment")
         }
         Call::Promote(why) => {
             let status = run
@@ -90,12 +91,20 @@ fn apply(run: &mut JobRun, request: &Awaiting, by: &str, decision: Call) -> Stri
                 Ok(()) => (
                     true,
                     Reason::CanariesPromoted,
-                    format!("canaries promoted: {why} ({by})"),
+                    say!("canaries promoted: ", why, " (", by, ")"),
                 ),
                 Err(refusal) => (
                     false,
                     Reason::PromotionRefused,
-                    format!("promotion refused: {refusal} ({by} said: {why})"),
+                    say!(
+                        "promotion refused: ",
+                        refusal,
+                        " (",
+                        by,
+                        " said: ",
+                        why,
+                        ")"
+                    ),
                 ),
             };
             act(PolicyVerdict::Promoted, &why, promoted);
@@ -114,7 +123,7 @@ fn apply(run: &mut JobRun, request: &Awaiting, by: &str, decision: Call) -> Stri
             } else {
                 "promotion refused"
             };
-            format!("{group}: {what}")
+            say!(group, ": ", what)
         }
     }
 }
@@ -123,32 +132,38 @@ fn apply(run: &mut JobRun, request: &Awaiting, by: &str, decision: Call) -> Stri
 /// is running, and every desired canary is placed and healthy.
 fn guard(status: DeploymentStatus, request: &Awaiting) -> Result<(), String> {
     if status != DeploymentStatus::Running {
-        return Err(format!(
-            "the deployment is {}, not running",
-            crate::deployment::status_name(status)
+        return Err(say!(
+            "the deployment is ",
+            crate::deployment::status_name(status),
+            ", not running"
         ));
     }
     let placed = request.canaries.len() as u32;
     if placed < request.desired_canaries {
-        return Err(format!(
-            "{placed} of {} canaries are placed",
-            request.desired_canaries
+        return Err(say!(
+            placed,
+            " of ",
+            request.desired_canaries,
+            " canaries are placed"
         ));
     }
     let healthy = request.healthy() as u32;
     if healthy < placed {
-        return Err(format!("{healthy} of {placed} canaries are healthy"));
+        return Err(say!(healthy, " of ", placed, " canaries are healthy"));
     }
     Ok(())
 }
 
 /// A group left awaiting promotion, with its canaries' health.
 fn awaiting(request: &Awaiting) -> String {
-    format!(
-        "{}: awaits promotion ({} of {} canaries placed, {} healthy)",
+    say!(
         request.group,
+        ": awaits promotion (",
         request.canaries.len(),
+        " of ",
         request.desired_canaries,
-        request.healthy()
+        " canaries placed, ",
+        request.healthy(),
+        " healthy)"
     )
 }

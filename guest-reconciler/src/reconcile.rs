@@ -8,10 +8,11 @@ use crate::candidate::gather;
 use crate::deployment::Deployments;
 use crate::group::{Context, GroupRun};
 use crate::job::{group_names, is_system};
-use crate::pipeline::{self, Flow, Outcome, Step};
+use crate::pipeline::{step_table, Flow, Outcome};
 use crate::retire::{retire, retire_group, Retirement};
 use crate::ruling::{Point, Wants};
 use crate::run::{finish_groups, Decided, JobRun};
+use crate::sentence::say;
 use crate::slot_hooks::HookedGroup;
 use crate::{phrasing, validation, InputError, JobType, Plan, ReconcileInput};
 
@@ -38,7 +39,7 @@ impl JobRun<'_> {
     /// caller gives its rulings for that hook point in `rulings`.
     pub(crate) fn advance(&mut self) -> Flow {
         let mut cursor = self.cursor;
-        let flow = pipeline::run(self, &steps(), &mut cursor);
+        let flow = run_steps(self, &mut cursor);
         self.cursor = cursor;
         flow
     }
@@ -48,46 +49,27 @@ impl JobRun<'_> {
         if let Some(g) = self.current.as_deref() {
             return g.paused_at();
         }
-        let steps = steps();
-        Point::of_step(steps.get(self.cursor)?.name)
+        Point::of_step(STEPS.get(self.cursor)?)
     }
 }
 
-/// The job-wide steps, in order.
-fn steps<'a>() -> [Step<JobRun<'a>>; 6] {
-    [
-        Step {
-            name: "deployment",
-            run: current_deployment,
-        },
-        Step {
-            name: "stop-job",
-            run: stop_job,
-        },
-        Step {
-            name: "promotion",
-            run: crate::promotion::run,
-        },
-        Step {
-            name: "groups",
-            run: groups,
-        },
-        Step {
-            name: "review",
-            run: crate::review::run,
-        },
-        Step {
-            name: "deployment-status",
-            run: deployment_status,
-        },
-    ]
+// The job-wide steps, in order.
+step_table! {
+    JobRun<'_> {
+        "deployment" => current_deployment,
+        "stop-job" => stop_job,
+        "promotion" => crate::promotion::run,
+        "groups" => groups,
+        "review" => crate::review::run,
+        "deployment-status" => deployment_status,
+    }
 }
 
 fn current_deployment(run: &mut JobRun) -> Outcome {
     run.deployments = Deployments::new(run.job, run.input.deployment.as_ref());
     match (run.deployments.current_id(), run.deployments.old) {
-        (Some(id), _) => Outcome::done(format!("deployment {id} is current")),
-        (None, Some(old)) => Outcome::done(format!("deployment {} is no longer current", old.id)),
+        (Some(id), _) => Outcome::done(say!("deployment ", id, " is current")),
+        (None, Some(old)) => Outcome::done(say!("deployment ", old.id, " is no longer current")),
         (None, None) => Outcome::skipped("the job has no deployment"),
     }
 }
@@ -114,7 +96,7 @@ fn stop_job(run: &mut JobRun) -> Outcome {
         run.decided.push(Decided::Plan(Box::new(plan)));
     }
     let why = if job.is_some() { "stopped" } else { "gone" };
-    Outcome::done(format!("the job is {why}; every allocation is stopped")).and_finish()
+    Outcome::done(say!("the job is ", why, "; every allocation is stopped")).and_finish()
 }
 
 /// Decides the groups one after the other; a group that pauses at a hook
@@ -160,9 +142,9 @@ fn groups(run: &mut JobRun) -> Outcome {
     if system {
         return crate::system::decided(run);
     }
-    Outcome::done(format!(
-        "{} reconciled",
-        phrasing::count(run.decided.len(), "group")
+    Outcome::done(say!(
+        phrasing::count(run.decided.len(), "group"),
+        " reconciled"
     ))
 }
 
@@ -207,9 +189,6 @@ fn deployment_status(run: &mut JobRun) -> Outcome {
     match &run.deployment {
         Some(d) => Outcome::done(d.message.clone()),
         None if run.deployments.updates.is_empty() => Outcome::skipped("no deployment change"),
-        None => Outcome::done(format!(
-            "{} deployment updates",
-            run.deployments.updates.len()
-        )),
+        None => Outcome::done(say!(run.deployments.updates.len(), " deployment updates")),
     }
 }

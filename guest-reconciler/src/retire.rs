@@ -2,6 +2,7 @@
 
 use crate::candidate::Candidate;
 use crate::group::empty_plan;
+use crate::sentence::say;
 use crate::{
     Classification, ClientStatus, GroupPlan, Reason, ReconcileInput, StepReport, StepStatus,
     TaskGroup, Timestamp,
@@ -27,8 +28,8 @@ impl Retirement {
     fn because(self, group: &str) -> String {
         match self {
             Retirement::JobStopped => "the job is stopped".to_string(),
-            Retirement::GroupRemoved => format!("group {group} no longer exists in the job"),
-            Retirement::ScaledToZero => format!("group {group} is scaled to zero"),
+            Retirement::GroupRemoved => say!("group ", group, " no longer exists in the job"),
+            Retirement::ScaledToZero => say!("group ", group, " is scaled to zero"),
         }
     }
 }
@@ -51,7 +52,7 @@ pub(crate) fn retire_group(
         step: "retire".into(),
         group: Some(name.to_string()),
         status: StepStatus::Done,
-        message: format!("{} allocations stopped", plan.stops.len()),
+        message: say!(plan.stops.len(), " allocations stopped"),
     });
     plan
 }
@@ -73,13 +74,13 @@ pub(crate) fn retire(
         plan.counters.stop += 1;
         let entry = match rule.class {
             Classification::Lost => {
-                let message = format!("{because}; node {} is lost", c.node.id);
+                let message = say!(because, "; node ", c.node.id, " is lost");
                 c.stop(Reason::Lost, Some(ClientStatus::Lost), message)
             }
             Classification::Ignore | Classification::Expiring
                 if c.client_status() != ClientStatus::Unknown =>
             {
-                c.settle(|| format!("{because}; nothing left to stop"));
+                c.settle(|| say!(because, "; nothing left to stop"));
                 continue;
             }
             _ => c.stop(why.reason(), None, because.clone()),

@@ -8,6 +8,7 @@ use crate::pipeline::Outcome;
 use crate::post_slot::{withdraw, withdrawable};
 use crate::ruling::{ReviewVeto, Rulings};
 use crate::run::{Decided, JobRun};
+use crate::sentence::say;
 use crate::slot_hooks::action;
 use crate::PolicyVerdict;
 use std::collections::BTreeSet;
@@ -63,9 +64,12 @@ pub(crate) fn run(run: &mut JobRun) -> Outcome {
         g.parts().hooks.actions.push(action.clone());
         run.actions.push(action);
     }
-    Outcome::done(format!(
-        "{} with changes reviewed in {}; {withdrawn} withdrawn",
+    Outcome::done(say!(
         crate::phrasing::count(slots, "slot"),
-        crate::phrasing::count(items.len(), "group")
+        " with changes reviewed in ",
+        crate::phrasing::count(items.len(), "group"),
+        "; ",
+        withdrawn,
+        " withdrawn"
     ))
 }

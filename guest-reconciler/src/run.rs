@@ -5,6 +5,7 @@ use crate::deployment::Deployments;
 use crate::pipeline::Reporting;
 use crate::post_slot::post_slot_items;
 use crate::ruling::{Rulings, Wants};
+use crate::sentence::say;
 use crate::slot_hooks::HookedGroup;
 use crate::{
     phrasing, GroupPlan, Job, NewDeployment, Plan, PolicyAction, ReconcileInput, SlotExt,
@@ -102,13 +103,14 @@ impl<'a> JobRun<'a> {
                 step: "validate".into(),
                 group: None,
                 status: StepStatus::Done,
-                message: format!(
-                    "{} in {} on {}",
+                message: say!(
                     phrasing::count(
                         input.allocations.iter().map(|g| g.allocations.len()).sum(),
                         "allocation"
                     ),
+                    " in ",
                     phrasing::count(input.allocations.len(), "group"),
+                    " on ",
                     phrasing::count(input.nodes.len(), "node")
                 ),
             }],

@@ -10,6 +10,7 @@ use crate::pipeline::Flow;
 use crate::plugin::{Batch, Hook, Kept, ViewParts};
 use crate::ruling::{Point, Wants};
 use crate::run::{carried_ext, JobRun};
+use crate::sentence::say;
 use crate::views::{self, Shown};
 use crate::{
     phrasing, Consulted, Failure, FailureKind, InputError, Mode, Plan, PluginFailure, PluginLog,
@@ -96,8 +97,8 @@ impl Session {
         for (i, c) in plugins.iter().enumerate() {
             if plugins[..i].iter().any(|d| d.name == c.name) {
                 return Err(InputError {
-                    field: format!("plugins[{i}].name"),
-                    message: format!("two consulted plugins are named `{}`", c.name),
+                    field: say!("plugins[", i, "].name"),
+                    message: say!("two consulted plugins are named `", c.name, "`"),
                 });
             }
         }
@@ -177,7 +178,11 @@ impl Session {
             (None, _) => return Err(driving("a reply was given, but nothing was asked")),
             (Some(p), None) => {
                 let name = &self.plugins[p].name;
-                return Err(driving(&format!("the question to {name} awaits its reply")));
+                return Err(driving(&say!(
+                    "the question to ",
+                    name,
+                    " awaits its reply"
+                )));
             }
             (Some(p), Some(reply)) => self.take(p, reply)?,
         }
@@ -219,7 +224,7 @@ impl Session {
                     plugin: plugin.name.clone(),
                     group: String::new(),
                     slot: None,
-                    message: format!("cannot load plugin {}: {cause}", who(plugin)),
+                    message: say!("cannot load plugin ", who(plugin), ": ", cause),
                 });
             }
         }
@@ -332,9 +337,14 @@ impl Session {
         }
         let logged = reply.logs.len();
         if logged > MAX_LOG_LINES || reply.logs.iter().any(|l| l.message.len() > MAX_LOG_LINE) {
-            let message = format!(
-                "logged {logged} lines, or a line longer than {}; at most {MAX_LOG_LINES} lines of that length per call are kept",
-                phrasing::bytes(MAX_LOG_LINE as u64)
+            let message = say!(
+                "logged ",
+                logged,
+                " lines, or a line longer than ",
+                phrasing::bytes(MAX_LOG_LINE as u64),
+                "; at most ",
+                MAX_LOG_LINES,
+                " lines of that length per call are kept"
             );
             return self.fail(p, FailureKind::TooLarge, message, None);
         }
@@ -360,7 +370,7 @@ impl Session {
                 Ok(())
             }
             Err(invalid) => {
-                let message = format!("answered something invalid: {}", invalid.message);
+                let message = say!("answered something invalid: ", invalid.message);
                 self.fail(p, FailureKind::Invalid, message, invalid.slot)
             }
         }
@@ -407,16 +417,24 @@ impl Session {
         }
         let node_id = slot_shown.and_then(|s| s.node.as_ref()).map(|(_, id)| id);
         let place = match (&group, index, node_id) {
-            (Some(g), Some(_), Some(id)) => format!(" (group {g}, node {id})"),
-            (Some(g), Some(s), None) => format!(" (group {g}, slot {s})"),
-            (Some(g), None, _) => format!(" (group {g})"),
+            (Some(g), Some(_), Some(id)) => say!(" (group ", g, ", node ", id, ")"),
+            (Some(g), Some(s), None) => say!(" (group ", g, ", slot ", s, ")"),
+            (Some(g), None, _) => say!(" (group ", g, ")"),
             _ => String::new(),
         };
         Err(SessionError {
             plugin: plugin.name.clone(),
             group: group.unwrap_or_default(),
             slot: index,
-            message: format!("plugin {} failed at {hook}{place}: {cause}", who(plugin)),
+            message: say!(
+                "plugin ",
+                who(plugin),
+                " failed at ",
+                hook,
+                place,
+                ": ",
+                cause
+            ),
         })
     }
 
@@ -436,13 +454,13 @@ impl Session {
 
 /// The step report on one plugin: how it ran and what it used.
 fn plugin_step(plugin: &Consulted, record: &Record) -> StepReport {
-    let step = format!("plugin {}", plugin.name);
+    let step = say!("plugin ", plugin.name);
     if let Some(cause) = &plugin.unloaded {
         return StepReport {
             step,
             group: None,
             status: StepStatus::Skipped,
-            message: format!("not loaded: {cause}"),
+            message: say!("not loaded: ", cause),
         };
     }
     let mode = match plugin.mode {
@@ -454,23 +472,25 @@ fn plugin_step(plugin: &Consulted, record: &Record) -> StepReport {
         .iter()
         .zip(record.calls)
         .filter(|(_, n)| *n > 0)
-        .map(|(h, n)| format!("{} {n}", hook_name(*h)))
+        .map(|(h, n)| say!(hook_name(*h), " ", n))
         .collect();
     let used = if calls.is_empty() {
         "not called".to_string()
     } else if record.metered {
-        format!(
-            "calls: {}; fuel {}; peak memory {}",
+        say!(
+            "calls: ",
             calls.join(", "),
+            "; fuel ",
             phrasing::digits(record.fuel),
+            "; peak memory ",
             phrasing::bytes(record.memory)
         )
     } else {
-        format!("calls: {}", calls.join(", "))
+        say!("calls: ", calls.join(", "))
     };
     let message = match plugin.version.as_str() {
-        "" => format!("{mode}; {used}"),
-        version => format!("{version} {mode}; {used}"),
+        "" => say!(mode, "; ", used),
+        version => say!(version, " ", mode, "; ", used),
     };
     StepReport {
         step,
@@ -491,7 +511,7 @@ fn fails_open(plugin: &Consulted) -> bool {
 fn who(plugin: &Consulted) -> String {
     match plugin.version.as_str() {
         "" => plugin.name.clone(),
-        version => format!("{} {version}", plugin.name),
+        version => say!(plugin.name, " ", version),
     }
 }
 

@@ -164,8 +164,8 @@ pub(crate) fn action<'a>(
 /// The methods of [`HookedGroup`] that read and lend a run's own fields and
 /// drive its step table, written once for every kind of group: for a run
 /// whose fields are named `spec`, `candidates`, `plan`, `hooks`,
-/// `deployments`, `reports` and `cursor`, in a module whose `steps()` is its
-/// step table. `$a` is the run's lifetime.
+/// `deployments`, `reports` and `cursor`, in a module whose `step_table!` declares
+/// its steps. `$a` is the run's lifetime.
 macro_rules! hooked_run {
     ($a:lifetime) => {
         fn spec(&self) -> &$a $crate::TaskGroup {
@@ -194,14 +194,13 @@ macro_rules! hooked_run {
 
         fn advance(&mut self) -> $crate::pipeline::Flow {
             let mut cursor = self.cursor;
-            let flow = $crate::pipeline::run(self, &steps(), &mut cursor);
+            let flow = run_steps(self, &mut cursor);
             self.cursor = cursor;
             flow
         }
 
         fn paused_at(&self) -> Option<$crate::ruling::Point> {
-            let steps = steps();
-            $crate::ruling::Point::of_step(steps.get(self.cursor)?.name)
+            $crate::ruling::Point::of_step(STEPS.get(self.cursor)?)
         }
 
         fn take_reports(&mut self, report: &mut Vec<$crate::StepReport>) {

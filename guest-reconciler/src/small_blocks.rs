@@ -18,10 +18,13 @@
 //! pooled memory back when the instance is dropped), about a fifth of a
 //! count-10 reconcile. The crate's first hands out the memory between the
 //! heap base and the end of the initial memory, which the build sets to
-//! 2 MiB (`build.rs`): a small reconcile never grows the memory, and
+//! 512 KiB (`build.rs`): a small reconcile never grows the memory, and
 //! pages it never touches are never faulted in. They are not quite free:
 //! the host's reset of a pooled instance scans the whole initial memory for
-//! dirtied pages, about 3.7 µs of a count-10 reconcile.
+//! dirtied pages. With 2 MiB that scan was about 2.3 µs of a count-10
+//! reconcile, and about 1.4 µs with 512 KiB, which still leaves a count-100
+//! reconcile's heap room (a count-10 one needs about 30 KiB, the stack and
+//! data below the heap about 90 KiB).
 
 use std::alloc::Layout;
 use std::ptr::null_mut;

@@ -33,6 +33,7 @@ use crate::deployment::Deployments;
 use crate::pipeline::Outcome;
 use crate::retire::retire_group;
 use crate::run::{Decided, JobRun};
+use crate::sentence::say;
 use crate::slot_hooks::HookedGroup;
 use crate::{phrasing, JobType, ReconcileInput};
 use nodes::NodeSet;
@@ -79,9 +80,9 @@ pub(crate) fn start<'a>(
 /// The report of the `groups` step of a system job.
 pub(crate) fn decided(run: &JobRun) -> Outcome {
     let eligible = run.input.system.as_ref().map_or(0, |s| s.eligible.len());
-    Outcome::done(format!(
-        "{} reconciled on {}",
+    Outcome::done(say!(
         phrasing::count(run.decided.len(), "group"),
+        " reconciled on ",
         phrasing::count(eligible, "eligible node")
     ))
 }

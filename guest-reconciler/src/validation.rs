@@ -1,5 +1,6 @@
 //! Input checks: an inconsistent input is refused with the path of the offending field, never half-reconciled.
 
+use crate::sentence::say;
 use crate::{Duration, InputError, JobType, ReconcileInput, TaskGroup};
 
 mod distinct_ids;
@@ -25,23 +26,23 @@ pub fn check(input: &ReconcileInput) -> Result<(), InputError> {
         if job.id != input.job_id {
             return Err(error(
                 "job.id".into(),
-                format!("`{}` differs from job-id `{}`", job.id, input.job_id),
+                say!("`", job.id, "` differs from job-id `", input.job_id, "`"),
             ));
         }
         check_groups(&job.groups, "job.groups")?;
         check_total_count(&job.groups)?;
         for (v, past) in job.history.iter().enumerate() {
-            check_groups(&past.groups, &format!("job.history[{v}].groups"))?;
+            check_groups(&past.groups, &say!("job.history[", v, "].groups"))?;
         }
     }
     unique(
         input.nodes.iter().map(|n| n.id.as_str()),
-        |i| format!("nodes[{i}].id"),
+        |i| say!("nodes[", i, "].id"),
         "node",
     )?;
     unique(
         input.allocations.iter().map(|g| g.group.as_str()),
-        |i| format!("allocations[{i}].group"),
+        |i| say!("allocations[", i, "].group"),
         "group",
     )?;
     check_allocations(input)?;
@@ -50,15 +51,18 @@ pub fn check(input: &ReconcileInput) -> Result<(), InputError> {
         if deployment.job_id != input.job_id {
             return Err(error(
                 "deployment.job-id".into(),
-                format!(
-                    "the deployment is for job `{}`, not `{}`",
-                    deployment.job_id, input.job_id
+                say!(
+                    "the deployment is for job `",
+                    deployment.job_id,
+                    "`, not `",
+                    input.job_id,
+                    "`"
                 ),
             ));
         }
         unique(
             deployment.groups.iter().map(|g| g.group.as_str()),
-            |i| format!("deployment.groups[{i}].group"),
+            |i| say!("deployment.groups[", i, "].group"),
             "group",
         )?;
     }
@@ -96,7 +100,7 @@ fn first_inconsistency(input: &ReconcileInput) -> Result<(), InputError> {
     let mut p = 0;
     for (g, group) in input.allocations.iter().enumerate() {
         for (a, alloc) in group.allocations.iter().enumerate() {
-            let at = |field: &str| format!("allocations[{g}].allocations[{a}].spec.{field}");
+            let at = |field: &str| say!("allocations[", g, "].allocations[", a, "].spec.", field);
             let spec = &alloc.spec;
             if spec.id.is_empty() {
                 return Err(error(at("id"), "must not be empty".into()));
@@ -105,26 +109,32 @@ fn first_inconsistency(input: &ReconcileInput) -> Result<(), InputError> {
                 let (g0, a0) = group_and_place(input, first);
                 return Err(error(
                     at("id"),
-                    format!(
-                        "`{}` is also the id of allocations[{g0}].allocations[{a0}]",
-                        spec.id
+                    say!(
+                        "`",
+                        spec.id,
+                        "` is also the id of allocations[",
+                        g0,
+                        "].allocations[",
+                        a0,
+                        "]"
                     ),
                 ));
             }
             if spec.node as usize >= input.nodes.len() {
                 return Err(error(
                     at("node"),
-                    format!(
-                        "{} is not a node: the input lists {} nodes",
+                    say!(
                         spec.node,
-                        input.nodes.len()
+                        " is not a node: the input lists ",
+                        input.nodes.len(),
+                        " nodes"
                     ),
                 ));
             }
             if spec.name_index > MAX_NAME_INDEX {
                 return Err(error(
                     at("name-index"),
-                    format!("{} exceeds the limit of {MAX_NAME_INDEX}", spec.name_index),
+                    say!(spec.name_index, " exceeds the limit of ", MAX_NAME_INDEX),
                 ));
             }
             p += 1;
@@ -153,9 +163,13 @@ fn check_total_count(groups: &[TaskGroup]) -> Result<(), InputError> {
         total += u64::from(group.count);
         if total > u64::from(MAX_COUNT) {
             return Err(error(
-                format!("job.groups[{i}].count"),
-                format!(
-                    "the groups' counts add up to {total} here; the limit is {MAX_COUNT} over all groups"
+                say!("job.groups[", i, "].count"),
+                say!(
+                    "the groups' counts add up to ",
+                    total,
+                    " here; the limit is ",
+                    MAX_COUNT,
+                    " over all groups"
                 ),
             ));
         }
@@ -166,18 +180,18 @@ fn check_total_count(groups: &[TaskGroup]) -> Result<(), InputError> {
 fn check_groups(groups: &[TaskGroup], path: &str) -> Result<(), InputError> {
     unique(
         groups.iter().map(|g| g.name.as_str()),
-        |i| format!("{path}[{i}].name"),
+        |i| say!(path, "[", i, "].name"),
         "group",
     )?;
     for (i, group) in groups.iter().enumerate() {
-        let at = |field: &str| format!("{path}[{i}].{field}");
+        let at = |field: &str| say!(path, "[", i, "].", field);
         if group.name.is_empty() {
             return Err(error(at("name"), "must not be empty".into()));
         }
         if group.count > MAX_COUNT {
             return Err(error(
                 at("count"),
-                format!("{} exceeds the limit of {MAX_COUNT}", group.count),
+                say!(group.count, " exceeds the limit of ", MAX_COUNT),
             ));
         }
         // Field paths are written only for an error: a valid input, the
@@ -193,17 +207,14 @@ fn check_groups(groups: &[TaskGroup], path: &str) -> Result<(), InputError> {
                 .map(|after| ("disconnect.stop-on-client-after", after)),
         ];
         let negative = |field: String, d: Duration| {
-            Err(error(
-                field,
-                format!("{d} is negative; durations cannot be"),
-            ))
+            Err(error(field, say!(d, " is negative; durations cannot be")))
         };
         if let Some((field, d)) = durations.into_iter().flatten().find(|(_, d)| *d < 0) {
             return negative(at(field), d);
         }
         if let Some((t, task)) = (group.tasks.iter().enumerate()).find(|(_, t)| t.kill_timeout < 0)
         {
-            return negative(at(&format!("tasks[{t}].kill-timeout")), task.kill_timeout);
+            return negative(at(&say!("tasks[", t, "].kill-timeout")), task.kill_timeout);
         }
     }
     Ok(())
@@ -219,9 +230,13 @@ fn unique<'a>(
     match repeats::first_repeat(names.iter().copied()) {
         Some((first, i)) => Err(error(
             field(i),
-            format!(
-                "{what} `{}` is listed twice (first at position {first})",
-                names[i]
+            say!(
+                what,
+                " `",
+                names[i],
+                "` is listed twice (first at position ",
+                first,
+                ")"
             ),
         )),
         None => Ok(()),
@@ -238,18 +253,20 @@ fn check_system(input: &ReconcileInput) -> Result<(), InputError> {
         (None, Some(job)) if system && !job.stopped => {
             return Err(error(
                 "system".into(),
-                format!(
-                    "a {} job needs the nodes it runs on: eligible and not ready",
-                    kind_name(job.kind)
+                say!(
+                    "a ",
+                    kind_name(job.kind),
+                    " job needs the nodes it runs on: eligible and not ready"
                 ),
             ));
         }
         (Some(_), Some(job)) if !system => {
             return Err(error(
                 "system".into(),
-                format!(
-                    "only system and sysbatch jobs run on listed nodes; this job is a {} job",
-                    kind_name(job.kind)
+                say!(
+                    "only system and sysbatch jobs run on listed nodes; this job is a ",
+                    kind_name(job.kind),
+                    " job"
                 ),
             ));
         }
@@ -258,10 +275,12 @@ fn check_system(input: &ReconcileInput) -> Result<(), InputError> {
     if let Some(job) = job.filter(|j| j.kind == JobType::System) {
         if let Some((i, g)) = job.groups.iter().enumerate().find(|(_, g)| g.count > 1) {
             return Err(error(
-                format!("job.groups[{i}].count"),
-                format!(
-                    "a system job runs one allocation of a group per node; group `{}` asks for {}",
-                    g.name, g.count
+                say!("job.groups[", i, "].count"),
+                say!(
+                    "a system job runs one allocation of a group per node; group `",
+                    g.name,
+                    "` asks for ",
+                    g.count
                 ),
             ));
         }
@@ -278,13 +297,15 @@ fn check_system(input: &ReconcileInput) -> Result<(), InputError> {
     let mut seen: Vec<Option<(&str, usize)>> = vec![None; input.nodes.len()];
     for (name, list) in lists {
         for (k, &node) in list.iter().enumerate() {
-            let field = || format!("system.{name}[{k}]");
+            let field = || say!("system.", name, "[", k, "]");
             let Some(first) = seen.get_mut(node as usize) else {
                 return Err(error(
                     field(),
-                    format!(
-                        "{node} is not a node: the input lists {} nodes",
-                        input.nodes.len()
+                    say!(
+                        node,
+                        " is not a node: the input lists ",
+                        input.nodes.len(),
+                        " nodes"
                     ),
                 ));
             };
@@ -294,10 +315,24 @@ fn check_system(input: &ReconcileInput) -> Result<(), InputError> {
             };
             let id = &input.nodes[node as usize].id;
             let message = if list == name {
-                format!("node `{id}` is listed twice (first at system.{list}[{at}])")
+                say!(
+                    "node `",
+                    id,
+                    "` is listed twice (first at system.",
+                    list,
+                    "[",
+                    at,
+                    "])"
+                )
             } else {
-                format!(
-                    "node `{id}` is also listed at system.{list}[{at}]; a node is eligible or not ready, not both"
+                say!(
+                    "node `",
+                    id,
+                    "` is also listed at system.",
+                    list,
+                    "[",
+                    at,
+                    "]; a node is eligible or not ready, not both"
                 )
             };
             return Err(error(field(), message));

@@ -18,6 +18,7 @@ mod growing;
 mod list_reader;
 mod list_writer;
 
+use crate::sentence::say;
 use crate::{InputError, Plan, ReconcileInput};
 use serde::{de::DeserializeOwned, Serialize};
 
@@ -72,7 +73,7 @@ pub enum WireError {
 impl From<WireError> for InputError {
     fn from(e: WireError) -> Self {
         let field = match &e {
-            WireError::Malformed { at, .. } => format!("encoded-input{at}"),
+            WireError::Malformed { at, .. } => say!("encoded-input", at),
             _ => "encoded-input".into(),
         };
         InputError {

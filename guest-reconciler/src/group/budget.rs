@@ -4,11 +4,12 @@ use super::run::GroupRun;
 use crate::candidate::Standing;
 use crate::deployment::strategy;
 use crate::pipeline::Outcome;
+use crate::sentence::say;
 
 pub(super) fn run(g: &mut GroupRun) -> Outcome {
     let (budget, why) = budget(g);
     g.budget = budget;
-    Outcome::done(format!("{budget}: {why}"))
+    Outcome::done(say!(budget, ": ", why))
 }
 
 fn budget(g: &GroupRun) -> (i64, &'static str) {

@@ -3,6 +3,7 @@
 use super::run::GroupRun;
 use crate::candidate::Standing;
 use crate::pipeline::Outcome;
+use crate::sentence::say;
 use crate::{Classification, ClientStatus, Reason};
 use std::collections::BTreeSet;
 
@@ -24,13 +25,19 @@ pub(super) fn run(g: &mut GroupRun) -> Outcome {
         } else {
             "was replaced"
         };
-        let message = format!("canary of deployment {deployment}, which {why}, was never promoted");
+        let message = say!(
+            "canary of deployment ",
+            deployment,
+            ", which ",
+            why,
+            ", was never promoted"
+        );
         g.stop(i, Reason::CanaryCancelled, None, message, true);
         leave(g, i);
         cancelled += 1;
     }
     if current_id.is_none() {
-        return Outcome::done(format!("{cancelled} canaries of old deployments stopped"));
+        return Outcome::done(say!(cancelled, " canaries of old deployments stopped"));
     }
     let placed: BTreeSet<String> = g
         .deployments
@@ -48,13 +55,13 @@ pub(super) fn run(g: &mut GroupRun) -> Outcome {
         // not count them.
         match rule.class {
             Classification::Migrate => {
-                let message = format!("canary on draining node {} is migrated", c.node.id);
+                let message = say!("canary on draining node ", c.node.id, " is migrated");
                 g.stop(i, Reason::Migrate, None, message, false);
                 leave(g, i);
                 replaced += 1;
             }
             Classification::Lost => {
-                let message = format!("canary on lost node {} is replaced", c.node.id);
+                let message = say!("canary on lost node ", c.node.id, " is replaced");
                 g.stop(i, Reason::Lost, Some(ClientStatus::Lost), message, false);
                 leave(g, i);
                 replaced += 1;
@@ -66,8 +73,13 @@ pub(super) fn run(g: &mut GroupRun) -> Outcome {
             _ => {}
         }
     }
-    Outcome::done(format!(
-        "{cancelled} canaries of old deployments stopped, {replaced} on bad nodes stopped, {kept} kept"
+    Outcome::done(say!(
+        cancelled,
+        " canaries of old deployments stopped, ",
+        replaced,
+        " on bad nodes stopped, ",
+        kept,
+        " kept"
     ))
 }
 

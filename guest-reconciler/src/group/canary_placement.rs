@@ -2,6 +2,7 @@
 
 use super::run::GroupRun;
 use crate::pipeline::Outcome;
+use crate::sentence::say;
 use crate::{Placement, Reason};
 
 pub(super) fn run(g: &mut GroupRun) -> Outcome {
@@ -18,7 +19,7 @@ pub(super) fn run(g: &mut GroupRun) -> Outcome {
     g.requires_canaries = !g.destructive.is_empty() && have < update.canary && !g.dstate.promoted;
     if !g.requires_canaries {
         g.canarying = g.dstate.desired_canaries != 0 && !g.dstate.promoted;
-        return Outcome::skipped(format!("{have} canaries of {} needed", update.canary));
+        return Outcome::skipped(say!(have, " canaries of ", update.canary, " needed"));
     }
     g.dstate.desired_canaries = update.canary;
     g.canarying = true;
@@ -43,13 +44,15 @@ pub(super) fn run(g: &mut GroupRun) -> Outcome {
             downgrade_non_canary: false,
             min_job_version: 0,
             reason: Reason::Canary,
-            message: format!(
-                "canary {} of {} for the new version",
+            message: say!(
+                "canary ",
                 have + n as u32 + 1,
-                update.canary
+                " of ",
+                update.canary,
+                " for the new version"
             ),
             node: None,
         });
     }
-    Outcome::done(format!("{missing} canaries placed"))
+    Outcome::done(say!(missing, " canaries placed"))
 }

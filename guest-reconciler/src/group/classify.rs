@@ -3,6 +3,7 @@
 use super::run::GroupRun;
 use crate::candidate::Standing;
 use crate::pipeline::Outcome;
+use crate::sentence::say;
 use crate::Classification;
 
 pub(super) fn run(g: &mut GroupRun) -> Outcome {
@@ -15,14 +16,14 @@ pub(super) fn run(g: &mut GroupRun) -> Outcome {
     {
         let rule = c.rule_for(now);
         c.classify(rule);
-        c.settle(|| format!("{} (rule {})", describe(rule.class), rule.name));
+        c.settle(|| say!(describe(rule.class), " (rule ", rule.name, ")"));
         tally[rule.class as usize] += 1;
     }
     g.counters().ignore += tally[Classification::Ignore as usize];
     let summary: Vec<String> = CLASSES
         .iter()
         .filter(|class| tally[**class as usize] > 0)
-        .map(|class| format!("{} {}", tally[*class as usize], class.name()))
+        .map(|class| say!(tally[*class as usize], " ", class.name()))
         .collect();
     if summary.is_empty() {
         return Outcome::skipped("no allocation to classify");

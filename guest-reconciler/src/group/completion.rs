@@ -3,6 +3,7 @@
 use super::run::GroupRun;
 use crate::candidate::Standing;
 use crate::pipeline::Outcome;
+use crate::sentence::say;
 
 pub(super) fn run(g: &mut GroupRun) -> Outcome {
     if g.dstate_existing {
@@ -17,12 +18,12 @@ pub(super) fn run(g: &mut GroupRun) -> Outcome {
         + g.rescheduling_later;
     if pending > 0 || g.requires_canaries {
         g.complete = false;
-        return Outcome::skipped(format!("{pending} changes still to roll out"));
+        return Outcome::skipped(say!(pending, " changes still to roll out"));
     }
     if !g.hooks.held.is_empty() {
         g.complete = false;
         let held = g.hooks.held.len();
-        return Outcome::skipped(format!("{held} slots kept as they are by a policy"));
+        return Outcome::skipped(say!(held, " slots kept as they are by a policy"));
     }
     if g.deployments.current_id().is_none() {
         g.complete = false;

@@ -3,6 +3,7 @@
 use super::run::GroupRun;
 use crate::candidate::Candidate;
 use crate::pipeline::Outcome;
+use crate::sentence::say;
 use crate::{DestructiveUpdate, GroupPlan, Reason};
 
 pub(super) fn run(g: &mut GroupRun) -> Outcome {
@@ -15,7 +16,7 @@ pub(super) fn run(g: &mut GroupRun) -> Outcome {
         for &i in &g.destructive {
             g.candidates[i].settle(|| "needs a new allocation; the deployment holds it back");
         }
-        return Outcome::waiting(format!("{due} replacements held back by the deployment"));
+        return Outcome::waiting(say!(due, " replacements held back by the deployment"));
     }
     replace_within_budget(&mut g.candidates, &g.destructive, g.budget, &mut g.plan)
 }
@@ -35,7 +36,13 @@ pub(crate) fn replace_within_budget(
             c.settle(|| "needs a new allocation; waits for the rollout budget");
             continue;
         }
-        let message = format!("replaced by the new version ({} of {})", n + 1, due.len());
+        let message = say!(
+            "replaced by the new version (",
+            n + 1,
+            " of ",
+            due.len(),
+            ")"
+        );
         c.settle(|| message.clone());
         plan.destructive_updates.push(DestructiveUpdate {
             allocation: c.id().to_string(),
@@ -52,5 +59,5 @@ pub(crate) fn replace_within_budget(
     } else {
         Outcome::done
     };
-    status(format!("{now} of {due} replaced now"))
+    status(say!(now, " of ", due, " replaced now"))
 }

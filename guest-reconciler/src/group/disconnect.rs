@@ -5,6 +5,7 @@ use super::run::GroupRun;
 use crate::candidate::Standing;
 use crate::followup::{batches, Purpose};
 use crate::pipeline::Outcome;
+use crate::sentence::say;
 use crate::ClientStatus;
 
 pub(super) fn run(g: &mut GroupRun) -> Outcome {
@@ -39,7 +40,13 @@ pub(super) fn run(g: &mut GroupRun) -> Outcome {
             }
             Some(Verdict::Stay) => c.standing = Standing::Untainted,
         }
-        c.settle(|| format!("client on node {} disconnected; marked unknown", c.node.id));
+        c.settle(|| {
+            say!(
+                "client on node ",
+                c.node.id,
+                " disconnected; marked unknown"
+            )
+        });
     }
     let timeouts = disconnecting
         .iter()
@@ -55,8 +62,10 @@ pub(super) fn run(g: &mut GroupRun) -> Outcome {
     counters.disconnect = disconnecting.len() as u32;
     counters.reschedule_now = g.candidates.iter().filter(|c| c.reschedule_now).count() as u32;
     counters.reschedule_later = later as u32;
-    Outcome::done(format!(
-        "{} allocations marked unknown, {replaced} of them replaced now",
-        disconnecting.len()
+    Outcome::done(say!(
+        disconnecting.len(),
+        " allocations marked unknown, ",
+        replaced,
+        " of them replaced now"
     ))
 }

@@ -4,6 +4,7 @@ use super::run::GroupRun;
 use crate::candidate::Standing;
 use crate::followup::{batches, Purpose};
 use crate::pipeline::Outcome;
+use crate::sentence::say;
 use crate::{AllocationUpdate, Reason};
 
 pub(super) fn run(g: &mut GroupRun) -> Outcome {
@@ -61,7 +62,11 @@ pub(super) fn run(g: &mut GroupRun) -> Outcome {
             name_index: c.index(),
             followup_eval: c.followup_eval(),
             reason: Reason::Disconnect,
-            message: format!("client on node {} disconnected; marked unknown", c.node.id),
+            message: say!(
+                "client on node ",
+                c.node.id,
+                " disconnected; marked unknown"
+            ),
         });
     }
 
@@ -74,5 +79,5 @@ pub(super) fn run(g: &mut GroupRun) -> Outcome {
     } else {
         Outcome::done
     };
-    status(format!("{created} follow-up evaluations planned"))
+    status(say!(created, " follow-up evaluations planned"))
 }

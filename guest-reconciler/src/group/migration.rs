@@ -3,6 +3,7 @@
 use super::run::GroupRun;
 use crate::candidate::Standing;
 use crate::pipeline::Outcome;
+use crate::sentence::say;
 use crate::{Placement, Reason};
 
 pub(super) fn run(g: &mut GroupRun) -> Outcome {
@@ -29,15 +30,15 @@ pub(super) fn run(g: &mut GroupRun) -> Outcome {
             downgrade_non_canary: g.canarying && !canary,
             min_job_version: c.alloc.spec.job_version,
             reason: Reason::Migrate,
-            message: format!("moves allocation {} off node {}", c.id(), c.node.id),
+            message: say!("moves allocation ", c.id(), " off node ", c.node.id),
             node: None,
         });
-        let message = format!("marked to move off node {}", c.node.id);
+        let message = say!("marked to move off node ", c.node.id);
         g.stop(i, Reason::Migrate, None, message, false);
         if let Some(p) = placement {
             g.plan.placements.push(p);
             placed += 1;
         }
     }
-    Outcome::done(format!("{placed} allocations moved"))
+    Outcome::done(say!(placed, " allocations moved"))
 }

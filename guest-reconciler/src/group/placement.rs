@@ -3,6 +3,7 @@
 use super::run::{GroupRun, Proposal};
 use crate::candidate::{Candidate, Standing};
 use crate::pipeline::Outcome;
+use crate::sentence::say;
 use crate::{ClientStatus, Placement, Reason};
 
 pub(super) fn run(g: &mut GroupRun) -> Outcome {
@@ -21,11 +22,13 @@ pub(super) fn run(g: &mut GroupRun) -> Outcome {
             .extend(proposed.into_iter().map(|p| p.placement));
         stop_replaced_failures(g);
         g.budget -= g.budget.min(i64::from(placed));
-        return Outcome::done(format!("{placed} placements"));
+        return Outcome::done(say!(placed, " placements"));
     }
     let placed = place_despite_deployment(g);
-    Outcome::waiting(format!(
-        "the deployment holds new work back; {placed} replacements of lost or failed allocations placed anyway"
+    Outcome::waiting(say!(
+        "the deployment holds new work back; ",
+        placed,
+        " replacements of lost or failed allocations placed anyway"
     ))
 }
 
@@ -42,7 +45,7 @@ fn propose(g: &mut GroupRun) {
                 c,
                 canarying,
                 true,
-                format!("replaces failed allocation {}", c.id()),
+                say!("replaces failed allocation ", c.id()),
             )
         })
         .collect();
@@ -68,7 +71,7 @@ fn propose(g: &mut GroupRun) {
             c,
             canarying,
             false,
-            format!("replaces lost allocation {}", c.id()),
+            say!("replaces lost allocation ", c.id()),
         ));
     }
     if existing < count as usize {
@@ -85,7 +88,7 @@ fn propose(g: &mut GroupRun) {
                     downgrade_non_canary: canarying,
                     min_job_version: 0,
                     reason: Reason::FillSlot,
-                    message: format!("slot {index} is free; {count} allocations wanted"),
+                    message: say!("slot ", index, " is free; ", count, " allocations wanted"),
                     node: None,
                 },
             });

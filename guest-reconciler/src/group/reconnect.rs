@@ -4,6 +4,7 @@ use super::run::GroupRun;
 use crate::candidate::Standing;
 use crate::pipeline::Outcome;
 use crate::reconnect_strategy::{pick, Keep};
+use crate::sentence::say;
 use crate::{AllocationUpdate, ClientStatus, DesiredStatus, Reason, ReconnectStrategy};
 use std::collections::BTreeMap;
 
@@ -49,9 +50,10 @@ pub(super) fn run(g: &mut GroupRun) -> Outcome {
         if resumes(g, r) {
             let c = &mut g.candidates[r];
             c.resumed = true;
-            let message = format!(
-                "client on node {} reconnected; resume the allocation",
-                c.node.id
+            let message = say!(
+                "client on node ",
+                c.node.id,
+                " reconnected; resume the allocation"
             );
             c.settle(|| message.clone());
             g.plan.reconnect_updates.push(AllocationUpdate {
@@ -65,9 +67,13 @@ pub(super) fn run(g: &mut GroupRun) -> Outcome {
         }
     }
     g.counters().reconnect += resumed;
-    Outcome::done(format!(
-        "{} reconnecting: {resumed} resume, {stopped} allocations stopped",
-        reconnecting.len()
+    Outcome::done(say!(
+        reconnecting.len(),
+        " reconnecting: ",
+        resumed,
+        " resume, ",
+        stopped,
+        " allocations stopped"
     ))
 }
 
@@ -98,11 +104,11 @@ fn settle_reconnecting(g: &mut GroupRun, r: usize, chain: &[usize], strategy: Re
         let (original, replacement) = (&g.candidates[r], &g.candidates[x]);
         match pick(strategy, original, replacement, g.ctx.now) {
             Keep::Replacement => {
-                let message = format!("its replacement {} is kept", replacement.id());
+                let message = say!("its replacement ", replacement.id(), " is kept");
                 g.stop(r, Reason::ReconnectSuperseded, None, message, true);
             }
             Keep::Original => {
-                let message = format!("the original {} reconnected and is kept", original.id());
+                let message = say!("the original ", original.id(), " reconnected and is kept");
                 g.stop(x, Reason::ReplacementSuperseded, None, message, true);
             }
         }

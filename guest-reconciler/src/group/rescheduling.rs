@@ -3,6 +3,7 @@
 use super::run::GroupRun;
 use crate::candidate::{Candidate, Standing};
 use crate::pipeline::Outcome;
+use crate::sentence::say;
 use crate::{phrasing, reschedule, ClientStatus, DesiredStatus, ObservedState, Timestamp};
 
 /// Replacements due within this window of `now` are made now, to absorb
@@ -123,7 +124,7 @@ pub(super) fn run(g: &mut GroupRun) -> Outcome {
         if already_replaced(c) {
             if !migrating {
                 let next = c.alloc.spec.next_allocation.as_deref().unwrap_or_default();
-                g.candidates[i].drop_out(|| format!("already replaced by {next}"));
+                g.candidates[i].drop_out(|| say!("already replaced by ", next));
                 dropped += 1;
             }
             continue;
@@ -151,7 +152,7 @@ pub(super) fn run(g: &mut GroupRun) -> Outcome {
             }
             Verdict::Later(at) => {
                 c.reschedule_later = Some(at);
-                c.settle(|| format!("failed; replaced {}", phrasing::relative(at, g.ctx.now)));
+                c.settle(|| say!("failed; replaced ", phrasing::relative(at, g.ctx.now)));
                 later += 1;
             }
             Verdict::Stay => {}
@@ -160,8 +161,13 @@ pub(super) fn run(g: &mut GroupRun) -> Outcome {
     if now + later + dropped == 0 {
         return Outcome::skipped("no failed allocation to reschedule");
     }
-    Outcome::done(format!(
-        "{now} to replace now, {later} to replace later, {dropped} out of play"
+    Outcome::done(say!(
+        now,
+        " to replace now, ",
+        later,
+        " to replace later, ",
+        dropped,
+        " out of play"
     ))
 }
 

@@ -3,6 +3,7 @@
 use super::run::GroupRun;
 use crate::deployment::strategy;
 use crate::pipeline::Outcome;
+use crate::sentence::say;
 
 pub(super) fn run(g: &mut GroupRun) -> Outcome {
     if g.dstate_existing {
@@ -32,8 +33,9 @@ pub(super) fn run(g: &mut GroupRun) -> Outcome {
     };
     g.deployments.create_if_absent(job, &eval, g.ctx.now);
     g.deployments.put_group(g.dstate.clone());
-    Outcome::done(format!(
-        "the deployment tracks {} allocations of the group",
-        g.dstate.desired_total
+    Outcome::done(say!(
+        "the deployment tracks ",
+        g.dstate.desired_total,
+        " allocations of the group"
     ))
 }

@@ -3,6 +3,7 @@
 use super::run::GroupRun;
 use crate::candidate::{Candidate, Standing};
 use crate::pipeline::Outcome;
+use crate::sentence::say;
 
 /// Takes out allocations the server already stopped. Batch allocations stay
 /// unless they are to be rescheduled, so that finished work keeps counting
@@ -33,9 +34,10 @@ pub(super) fn run(g: &mut GroupRun) -> Outcome {
         for c in g.candidates.iter_mut().filter(|c| c.tracked) {
             if c.is_terminal() && c.is_older_than(version, create_index) {
                 c.untrack(|| {
-                    format!(
-                        "finished under job version {}; ignored",
-                        c.alloc.spec.job_version
+                    say!(
+                        "finished under job version ",
+                        c.alloc.spec.job_version,
+                        "; ignored"
                     )
                 });
                 c.standing = Standing::Ignored;
@@ -46,10 +48,16 @@ pub(super) fn run(g: &mut GroupRun) -> Outcome {
     g.counters().ignore += old as u32;
     let total = g.candidates.len();
     if stopped + old == 0 {
-        return Outcome::skipped(format!("all {total} allocations are in play"));
+        return Outcome::skipped(say!("all ", total, " allocations are in play"));
     }
-    Outcome::done(format!(
-        "{} of {total} allocations in play; {stopped} already stopped by the server, {old} finished under an older version",
-        total - stopped - old
+    Outcome::done(say!(
+        total - stopped - old,
+        " of ",
+        total,
+        " allocations in play; ",
+        stopped,
+        " already stopped by the server, ",
+        old,
+        " finished under an older version"
     ))
 }

@@ -4,6 +4,7 @@ use super::run::GroupRun;
 use crate::candidate::Standing;
 use crate::occupancy::Occupancy;
 use crate::pipeline::Outcome;
+use crate::sentence::say;
 use crate::{ClientStatus, Reason};
 
 pub(super) fn run(g: &mut GroupRun) -> Outcome {
@@ -43,9 +44,10 @@ pub(super) fn run(g: &mut GroupRun) -> Outcome {
         + g.held_within_count();
     let excess = counted as i64 + g.count_of(Standing::Migrating) as i64 - i64::from(count);
     if excess <= 0 {
-        return Outcome::done(format!(
-            "{} lost stopped; no surplus for a count of {count}",
-            lost.len()
+        return Outcome::done(say!(
+            lost.len(),
+            " lost stopped; no surplus for a count of ",
+            count
         ));
     }
     let mut surplus = Surplus {
@@ -59,7 +61,15 @@ pub(super) fn run(g: &mut GroupRun) -> Outcome {
     if !surplus.done() {
         let highest = g.occupancy.highest(surplus.remaining);
         for index in highest {
-            let message = || format!("slot {index} is beyond the {count} slots the group keeps");
+            let message = || {
+                say!(
+                    "slot ",
+                    index,
+                    " is beyond the ",
+                    count,
+                    " slots the group keeps"
+                )
+            };
             give_up(g, index, &mut surplus, Reason::ScaleDown, message, |_| true);
         }
     }
@@ -70,13 +80,23 @@ pub(super) fn run(g: &mut GroupRun) -> Outcome {
         if surplus.done() {
             break;
         }
-        let message = || format!("slot {index} is surplus; the group keeps {count} allocations");
+        let message = || {
+            say!(
+                "slot ",
+                index,
+                " is surplus; the group keeps ",
+                count,
+                " allocations"
+            )
+        };
         give_up(g, index, &mut surplus, Reason::ScaleDown, message, |_| true);
     }
-    Outcome::done(format!(
-        "{} lost stopped; {} surplus stopped for a count of {count}",
+    Outcome::done(say!(
         lost.len(),
-        surplus.stopped
+        " lost stopped; ",
+        surplus.stopped,
+        " surplus stopped for a count of ",
+        count
     ))
 }
 
@@ -90,7 +110,7 @@ fn give_up_canary_slots(g: &mut GroupRun, surplus: &mut Surplus) {
         .collect();
     canary_slots.dedup();
     for &index in canary_slots.iter().rev() {
-        let message = || format!("slot {index} is held by a promoted canary");
+        let message = || say!("slot ", index, " is held by a promoted canary");
         give_up(g, index, surplus, Reason::CanaryPromoted, message, |c| {
             !c.canary
         });
@@ -111,8 +131,13 @@ fn give_up_migrating(g: &mut GroupRun, surplus: &mut Surplus) {
             if surplus.done() || !g.candidates[i].is(Standing::Migrating) {
                 continue;
             }
-            let message =
-                format!("slot {index} is beyond the {count} slots the group keeps; not migrated");
+            let message = say!(
+                "slot ",
+                index,
+                " is beyond the ",
+                count,
+                " slots the group keeps; not migrated"
+            );
             surplus.take(g, i, Reason::ScaleDown, message);
             g.candidates[i].standing = Standing::Out;
             g.occupancy.release(index);
@@ -164,14 +189,18 @@ fn lost_because(g: &GroupRun, i: usize) -> String {
     let c = &g.candidates[i];
     let node = &c.node.id;
     match c.rule.map(|r| r.name) {
-        Some("node-gone") => format!("node {node} is no longer known; the allocation is lost"),
+        Some("node-gone") => say!("node ", node, " is no longer known; the allocation is lost"),
         Some("disconnected-while-pending") => {
-            format!("node {node} disconnected before the allocation started")
+            say!("node ", node, " disconnected before the allocation started")
         }
         Some("disconnected-without-grace") => {
-            format!("node {node} disconnected and the group allows no time to reconnect")
+            say!(
+                "node ",
+                node,
+                " disconnected and the group allows no time to reconnect"
+            )
         }
         Some("unknown-past-lost-after") => "unknown for longer than lost-after".to_string(),
-        _ => format!("node {node} is down; the allocation is lost"),
+        _ => say!("node ", node, " is down; the allocation is lost"),
     }
 }

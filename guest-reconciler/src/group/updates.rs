@@ -3,6 +3,7 @@
 use super::run::GroupRun;
 use crate::candidate::{Candidate, Standing};
 use crate::pipeline::Outcome;
+use crate::sentence::say;
 use crate::{AllocationUpdate, Reason, TaskGroup, UpdateKind};
 
 /// How `c` absorbs the group's current definition `spec`: as a policy or the
@@ -43,7 +44,7 @@ pub(super) fn run(g: &mut GroupRun) -> Outcome {
             UpdateKind::InPlace => {
                 let message =
                     "the group changed in a way the allocation absorbs in place".to_string();
-                c.settle(|| format!("updated in place: {message}"));
+                c.settle(|| say!("updated in place: ", message));
                 g.plan.in_place_updates.push(AllocationUpdate {
                     allocation: c.id().to_string(),
                     name_index: c.index(),
@@ -72,9 +73,12 @@ pub(super) fn run(g: &mut GroupRun) -> Outcome {
             c.settle(|| "canary awaiting promotion; kept");
         }
     }
-    Outcome::done(format!(
-        "{ignored} unchanged, {} in place, {} need replacement",
+    Outcome::done(say!(
+        ignored,
+        " unchanged, ",
         g.in_place,
-        g.destructive.len()
+        " in place, ",
+        g.destructive.len(),
+        " need replacement"
     ))
 }

@@ -4,6 +4,7 @@ use super::run::NodeGroupRun;
 use crate::candidate::Standing;
 use crate::deployment::strategy;
 use crate::pipeline::Outcome;
+use crate::sentence::say;
 
 pub(super) fn run(g: &mut NodeGroupRun) -> Outcome {
     if g.destructive.is_empty() && g.reruns.is_empty() {
@@ -33,9 +34,13 @@ pub(super) fn run(g: &mut NodeGroupRun) -> Outcome {
         None => 0,
     };
     g.budget = i64::from(update.max_parallel) - pending as i64;
-    Outcome::done(format!(
-        "max-parallel {}, {pending} placed allocations not yet healthy: {} may be replaced",
+    Outcome::done(say!(
+        "max-parallel ",
         update.max_parallel,
-        g.budget.max(0)
+        ", ",
+        pending,
+        " placed allocations not yet healthy: ",
+        g.budget.max(0),
+        " may be replaced"
     ))
 }

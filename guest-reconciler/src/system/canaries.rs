@@ -5,6 +5,7 @@ use super::run::NodeGroupRun;
 use crate::candidate::Standing;
 use crate::deployment::strategy;
 use crate::pipeline::Outcome;
+use crate::sentence::say;
 use crate::Reason;
 use std::collections::BTreeSet;
 
@@ -70,15 +71,25 @@ pub(super) fn run(g: &mut NodeGroupRun) -> Outcome {
         }
         let c = &g.candidates[i];
         let node = c.alloc.spec.node;
-        let message = format!(
-            "canary {} of {required} for job version {version}, on node {}",
+        let message = say!(
+            "canary ",
             have + n + 1,
+            " of ",
+            required,
+            " for job version ",
+            version,
+            ", on node ",
             c.node.id
         );
         let previous = Some(c.id().to_string());
         let placement = on_node(node, c.index(), previous, Reason::Canary, message);
         g.plan.placements.push(placement);
-        let message = format!("node {} gets a canary of job version {version}", c.node.id);
+        let message = say!(
+            "node ",
+            c.node.id,
+            " gets a canary of job version ",
+            version
+        );
         g.stop(i, Reason::ReplacedByCanary, None, message, false);
     }
     g.plan.counters.canary += new as u32;
@@ -93,8 +104,14 @@ pub(super) fn run(g: &mut NodeGroupRun) -> Outcome {
     } else {
         Outcome::done
     };
-    status(format!(
-        "{required} canaries wanted, {have} in place, {new} placed; {} replacements wait for promotion",
-        live.len() - new
+    status(say!(
+        required,
+        " canaries wanted, ",
+        have,
+        " in place, ",
+        new,
+        " placed; ",
+        live.len() - new,
+        " replacements wait for promotion"
     ))
 }

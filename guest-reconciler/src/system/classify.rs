@@ -5,6 +5,7 @@ use super::run::NodeGroupRun;
 use crate::candidate::Standing;
 use crate::classification::Taint;
 use crate::pipeline::Outcome;
+use crate::sentence::say;
 use std::collections::BTreeMap;
 
 pub(super) fn run(g: &mut NodeGroupRun) -> Outcome {
@@ -31,15 +32,12 @@ pub(super) fn run(g: &mut NodeGroupRun) -> Outcome {
             Verdict::Disconnect => Standing::Disconnecting,
             Verdict::Judge => Standing::Untainted,
         };
-        c.settle(|| format!("{} (rule {})", rule.class.name(), rule.name));
+        c.settle(|| say!(rule.class.name(), " (rule ", rule.name, ")"));
         *tally.entry(rule.name).or_default() += 1;
     }
     if tally.is_empty() {
         return Outcome::skipped("no live allocation to classify");
     }
-    let summary: Vec<String> = tally
-        .iter()
-        .map(|(rule, n)| format!("{n} {rule}"))
-        .collect();
+    let summary: Vec<String> = tally.iter().map(|(rule, n)| say!(n, " ", rule)).collect();
     Outcome::done(summary.join(", "))
 }

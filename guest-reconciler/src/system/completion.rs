@@ -2,6 +2,7 @@
 
 use super::run::NodeGroupRun;
 use crate::pipeline::Outcome;
+use crate::sentence::say;
 
 pub(super) fn run(g: &mut NodeGroupRun) -> Outcome {
     if !g.tracked || g.desired == 0 {
@@ -11,7 +12,7 @@ pub(super) fn run(g: &mut NodeGroupRun) -> Outcome {
     if !g.hooks.held.is_empty() {
         g.complete = false;
         let held = g.hooks.held.len();
-        return Outcome::waiting(format!("{held} node slots kept as they are by a policy"));
+        return Outcome::waiting(say!(held, " node slots kept as they are by a policy"));
     }
     if g.canarying {
         g.complete = false;
@@ -20,8 +21,8 @@ pub(super) fn run(g: &mut NodeGroupRun) -> Outcome {
     let (healthy, total) = (g.dstate.healthy_allocs, g.dstate.desired_total);
     g.complete = healthy >= total;
     if g.complete {
-        Outcome::done(format!("{healthy} of {total} allocations healthy"))
+        Outcome::done(say!(healthy, " of ", total, " allocations healthy"))
     } else {
-        Outcome::waiting(format!("{healthy} of {total} allocations healthy"))
+        Outcome::waiting(say!(healthy, " of ", total, " allocations healthy"))
     }
 }

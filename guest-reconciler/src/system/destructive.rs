@@ -4,6 +4,7 @@ use super::placement::on_node;
 use super::run::NodeGroupRun;
 use crate::group::destructive::replace_within_budget;
 use crate::pipeline::Outcome;
+use crate::sentence::say;
 use crate::Reason;
 
 /// Finished sysbatch work the job's change makes due again: each gets a new
@@ -20,7 +21,7 @@ pub(super) fn reruns(g: &mut NodeGroupRun) -> Outcome {
     let version = g.ctx.job.version;
     for &f in &due[..now] {
         let c = &mut g.candidates[f];
-        let message = format!("runs job version {version} again on node {}", c.node.id);
+        let message = say!("runs job version ", version, " again on node ", c.node.id);
         c.settle(|| message.clone());
         let (node, index, previous) = (c.alloc.spec.node, c.index(), c.id().to_string());
         let placement = on_node(
@@ -38,7 +39,7 @@ pub(super) fn reruns(g: &mut NodeGroupRun) -> Outcome {
     g.budget = g.budget.saturating_sub(now as i64);
     g.plan.counters.destructive += now as u32;
     g.plan.counters.ignore += (due.len() - now) as u32;
-    Outcome::done(format!("{now} of {} finished runs placed again", due.len()))
+    Outcome::done(say!(now, " of ", due.len(), " finished runs placed again"))
 }
 
 /// Live allocations the change cannot absorb, replaced in node order.

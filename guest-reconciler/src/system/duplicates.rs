@@ -4,6 +4,7 @@ use super::run::NodeGroupRun;
 use crate::candidate::Standing;
 use crate::group::updates::decide;
 use crate::pipeline::Outcome;
+use crate::sentence::say;
 use crate::{Reason, UpdateKind};
 
 /// Whether the candidate at `i` stays on its node after its classification:
@@ -62,9 +63,11 @@ pub(super) fn run(g: &mut NodeGroupRun) -> Outcome {
             .max_by_key(|&i| rank(i))
             .unwrap_or(staying[0]);
         let node = &g.candidates[keep].node.id;
-        let message = format!(
-            "allocation {} of the group already runs on node {node}",
-            g.candidates[keep].id()
+        let message = say!(
+            "allocation ",
+            g.candidates[keep].id(),
+            " of the group already runs on node ",
+            node
         );
         for i in staying.into_iter().filter(|&i| i != keep) {
             // A held duplicate was counted as ignored when held.
@@ -79,5 +82,5 @@ pub(super) fn run(g: &mut NodeGroupRun) -> Outcome {
     if stopped == 0 {
         return Outcome::skipped("one allocation per node and slot");
     }
-    Outcome::done(format!("{stopped} duplicate allocations stopped"))
+    Outcome::done(say!(stopped, " duplicate allocations stopped"))
 }

@@ -2,6 +2,7 @@
 
 use super::run::NodeGroupRun;
 use crate::explain::policy_line;
+use crate::sentence::say;
 use crate::{CandidateReport, SlotReport};
 use std::collections::BTreeMap;
 
@@ -21,7 +22,7 @@ pub(crate) fn slots(g: &NodeGroupRun) -> Vec<SlotReport> {
         let kind = if p.canary { "place canary" } else { "place" };
         let slot = p.node.and_then(|node| at.get(&(node, p.name_index)));
         if let Some(&s) = slot {
-            decisions[s].push(format!("{kind} ({})", p.reason.name()));
+            decisions[s].push(say!(kind, " (", p.reason.name(), ")"));
         }
     }
     let mut note = |alloc: &str, text: String| {
@@ -32,13 +33,13 @@ pub(crate) fn slots(g: &NodeGroupRun) -> Vec<SlotReport> {
     for s in &plan.stops {
         note(
             &s.allocation,
-            format!("stop {} ({})", s.allocation, s.reason.name()),
+            say!("stop ", s.allocation, " (", s.reason.name(), ")"),
         );
     }
     for d in &plan.destructive_updates {
         note(
             &d.allocation,
-            format!("replace {} ({})", d.allocation, d.reason.name()),
+            say!("replace ", d.allocation, " (", d.reason.name(), ")"),
         );
     }
     let updates = [
@@ -48,7 +49,7 @@ pub(crate) fn slots(g: &NodeGroupRun) -> Vec<SlotReport> {
     ];
     for (verb, list) in updates {
         for u in list {
-            note(&u.allocation, format!("{verb} {}", u.allocation));
+            note(&u.allocation, say!(verb, " ", u.allocation));
         }
     }
     g.slots

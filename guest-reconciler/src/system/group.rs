@@ -12,76 +12,31 @@ use super::run::NodeGroupRun;
 use super::{budget, canaries, classify, completion, destructive, duplicates, placement};
 use super::{rollout, screen, tainted, tally, updates};
 use crate::followup::{Batch, Purpose};
-use crate::pipeline::Step;
+use crate::pipeline::step_table;
 use crate::slot_hooks::{hooked_run, HookedGroup, Place, SlotOf};
 use crate::{post_slot, pre_slot, GroupPlan};
 use std::collections::BTreeMap;
 use std::ops::Range;
 
-/// The steps of a group that exists and wants allocations, in order.
-fn steps<'a>() -> [Step<NodeGroupRun<'a>>; 15] {
-    [
-        Step {
-            name: "screen",
-            run: screen::run,
-        },
-        Step {
-            name: "classify",
-            run: classify::run,
-        },
-        Step {
-            name: "pre-slot",
-            run: pre_slot::run::<NodeGroupRun>,
-        },
-        Step {
-            name: "duplicates",
-            run: duplicates::run,
-        },
-        Step {
-            name: "tainted",
-            run: tainted::run,
-        },
-        Step {
-            name: "updates",
-            run: updates::run,
-        },
-        Step {
-            name: "placement",
-            run: placement::run,
-        },
-        Step {
-            name: "rollout",
-            run: rollout::run,
-        },
-        Step {
-            name: "budget",
-            run: budget::run,
-        },
-        Step {
-            name: "canaries",
-            run: canaries::run,
-        },
-        Step {
-            name: "reruns",
-            run: destructive::reruns,
-        },
-        Step {
-            name: "destructive",
-            run: destructive::run,
-        },
-        Step {
-            name: "post-slot",
-            run: post_slot::run::<NodeGroupRun>,
-        },
-        Step {
-            name: "deployment-state",
-            run: tally::run,
-        },
-        Step {
-            name: "completion",
-            run: completion::run,
-        },
-    ]
+// The steps of a group that exists and wants allocations, in order.
+step_table! {
+    NodeGroupRun<'_> {
+        "screen" => screen::run,
+        "classify" => classify::run,
+        "pre-slot" => pre_slot::run::<NodeGroupRun>,
+        "duplicates" => duplicates::run,
+        "tainted" => tainted::run,
+        "updates" => updates::run,
+        "placement" => placement::run,
+        "rollout" => rollout::run,
+        "budget" => budget::run,
+        "canaries" => canaries::run,
+        "reruns" => destructive::reruns,
+        "destructive" => destructive::run,
+        "post-slot" => post_slot::run::<NodeGroupRun>,
+        "deployment-state" => tally::run,
+        "completion" => completion::run,
+    }
 }
 
 impl<'a> HookedGroup<'a> for NodeGroupRun<'a> {

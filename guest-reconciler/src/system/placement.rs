@@ -4,6 +4,7 @@ use super::nodes::Eligibility;
 use super::run::NodeGroupRun;
 use crate::classification::Taint;
 use crate::pipeline::Outcome;
+use crate::sentence::say;
 use crate::{Placement, Reason};
 
 pub(super) fn run(g: &mut NodeGroupRun) -> Outcome {
@@ -25,11 +26,13 @@ pub(super) fn run(g: &mut NodeGroupRun) -> Outcome {
         }
         let previous = slot.finished.map(|f| g.candidates[f].id().to_string());
         let message = match &previous {
-            Some(p) => format!(
-                "node {} runs nothing of the group; replaces finished allocation {p}",
-                node.id
+            Some(p) => say!(
+                "node ",
+                node.id,
+                " runs nothing of the group; replaces finished allocation ",
+                p
             ),
-            None => format!("node {} runs nothing of the group", node.id),
+            None => say!("node ", node.id, " runs nothing of the group"),
         };
         g.plan.placements.push(on_node(
             slot.node,
@@ -45,7 +48,7 @@ pub(super) fn run(g: &mut NodeGroupRun) -> Outcome {
     if placed == 0 {
         return Outcome::skipped("every eligible node runs the group");
     }
-    Outcome::done(format!("{placed} placements on nodes without the group"))
+    Outcome::done(say!(placed, " placements on nodes without the group"))
 }
 
 /// A placement on node `node` in slot `index`, replacing `previous` if any.

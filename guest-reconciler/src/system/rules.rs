@@ -8,6 +8,7 @@
 use super::nodes::Eligibility;
 use crate::classification::Taint;
 use crate::policy::Policy;
+use crate::rule_table::rule_table;
 use crate::{Classification, ClientStatus, NodeStatus, ObservedState, Timestamp};
 
 /// What the rules look at for one live allocation.
@@ -75,89 +76,47 @@ pub(crate) struct NodeRule {
     /// The set the allocation is reported in.
     pub(crate) class: Classification,
     pub(crate) verdict: Verdict,
-    applies: fn(&NodeFacts) -> bool,
 }
 
 use Classification::{Disconnecting, Expiring, Ignore, Lost, Migrate, Reconnecting, Untainted};
 
-/// The rules in the order they are tried.
-pub(crate) static NODE_RULES: [NodeRule; 10] = [
-    NodeRule {
-        name: "marked-to-migrate",
-        class: Migrate,
-        verdict: Verdict::Migrate,
-        applies: |f| f.observed.transition().migrate,
-    },
-    NodeRule {
-        name: "unknown-past-lost-after",
-        class: Expiring,
-        verdict: Verdict::Lost,
-        applies: |f| f.expired(),
-    },
-    NodeRule {
-        name: "unknown-awaiting-reconnect",
-        class: Ignore,
-        verdict: Verdict::Keep,
-        applies: |f| f.observed.client_status == ClientStatus::Unknown,
-    },
-    NodeRule {
-        name: "reconnected",
-        class: Reconnecting,
-        verdict: Verdict::Reconnect,
-        applies: |f| !f.tainted() && f.awaits_reconnect(),
-    },
-    NodeRule {
-        name: "finished-on-tainted-node",
-        class: Ignore,
-        verdict: Verdict::Keep,
-        applies: |f| f.tainted() && f.sysbatch && f.observed.ran_successfully(),
-    },
+rule_table! {
+    /// The rules in the order they are tried.
+    pub(crate) static NODE_RULES: [NodeRule; 10];
+    /// The first rule that applies to `facts`.
+    pub(crate) fn classify(&NodeFacts) else ELIGIBLE_NODE;
+
+    NodeRule { name: "marked-to-migrate", class: Migrate, verdict: Verdict::Migrate }
+        when |f| f.observed.transition().migrate,
+    NodeRule { name: "unknown-past-lost-after", class: Expiring, verdict: Verdict::Lost }
+        when |f| f.expired(),
+    NodeRule { name: "unknown-awaiting-reconnect", class: Ignore, verdict: Verdict::Keep }
+        when |f| f.observed.client_status == ClientStatus::Unknown,
+    NodeRule { name: "reconnected", class: Reconnecting, verdict: Verdict::Reconnect }
+        when |f| !f.tainted() && f.awaits_reconnect(),
+    NodeRule { name: "finished-on-tainted-node", class: Ignore, verdict: Verdict::Keep }
+        when |f| f.tainted() && f.sysbatch && f.observed.ran_successfully(),
     NodeRule {
         name: "disconnected-while-running",
         class: Disconnecting,
         verdict: Verdict::Disconnect,
-        applies: |f| {
+    }
+        when |f| {
             f.node_is(NodeStatus::Disconnected) && f.observed.client_status == ClientStatus::Running
         },
-    },
-    NodeRule {
-        name: "node-down",
-        class: Lost,
-        verdict: Verdict::Lost,
-        applies: |f| matches!(f.taint, Taint::Gone) || f.node_is(NodeStatus::Down),
-    },
-    NodeRule {
-        name: "tainted-node-kept",
-        class: Ignore,
-        verdict: Verdict::Keep,
-        applies: |f| f.tainted(),
-    },
-    NodeRule {
-        name: "node-not-ready",
-        class: Untainted,
-        verdict: Verdict::Judge,
-        applies: |f| f.eligibility == Eligibility::NotReady,
-    },
-    NodeRule {
-        name: "node-not-targeted",
-        class: Untainted,
-        verdict: Verdict::Judge,
-        applies: |f| f.eligibility == Eligibility::NotTargeted,
-    },
-];
+    NodeRule { name: "node-down", class: Lost, verdict: Verdict::Lost }
+        when |f| matches!(f.taint, Taint::Gone) || f.node_is(NodeStatus::Down),
+    NodeRule { name: "tainted-node-kept", class: Ignore, verdict: Verdict::Keep }
+        when |f| f.tainted(),
+    NodeRule { name: "node-not-ready", class: Untainted, verdict: Verdict::Judge }
+        when |f| f.eligibility == Eligibility::NotReady,
+    NodeRule { name: "node-not-targeted", class: Untainted, verdict: Verdict::Judge }
+        when |f| f.eligibility == Eligibility::NotTargeted,
+}
 
 /// The rule for an allocation on an eligible, untainted node.
 pub(crate) static ELIGIBLE_NODE: NodeRule = NodeRule {
     name: "eligible-node",
     class: Untainted,
     verdict: Verdict::Judge,
-    applies: |_| true,
 };
-
-/// The first rule that applies to `facts`.
-pub(crate) fn classify(facts: &NodeFacts) -> &'static NodeRule {
-    NODE_RULES
-        .iter()
-        .find(|rule| (rule.applies)(facts))
-        .unwrap_or(&ELIGIBLE_NODE)
-}

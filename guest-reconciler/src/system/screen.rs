@@ -3,6 +3,7 @@
 use super::run::NodeGroupRun;
 use crate::candidate::Standing;
 use crate::pipeline::Outcome;
+use crate::sentence::say;
 use crate::Reason;
 
 pub(super) fn run(g: &mut NodeGroupRun) -> Outcome {
@@ -24,7 +25,7 @@ pub(super) fn run(g: &mut NodeGroupRun) -> Outcome {
                 live += 1;
                 continue;
             }
-            let message = format!("slot {index} is beyond the group's count of {count}");
+            let message = say!("slot ", index, " is beyond the group's count of ", count);
             g.stop(i, Reason::ScaleDown, None, message, true);
             g.candidates[i].standing = Standing::Out;
             beyond += 1;
@@ -38,7 +39,12 @@ pub(super) fn run(g: &mut NodeGroupRun) -> Outcome {
             }
         }
     }
-    Outcome::done(format!(
-        "{live} live allocations in play, {beyond} beyond the count stopped, {old} older finished ones set aside"
+    Outcome::done(say!(
+        live,
+        " live allocations in play, ",
+        beyond,
+        " beyond the count stopped, ",
+        old,
+        " older finished ones set aside"
     ))
 }

@@ -3,6 +3,7 @@
 use super::run::NodeGroupRun;
 use crate::candidate::Standing;
 use crate::pipeline::Outcome;
+use crate::sentence::say;
 use crate::{ClientStatus, Reason};
 
 pub(super) fn run(g: &mut NodeGroupRun) -> Outcome {
@@ -15,24 +16,26 @@ pub(super) fn run(g: &mut NodeGroupRun) -> Outcome {
         let node = &c.node.id;
         match c.standing {
             Standing::Migrating => {
-                let message = format!("marked to move off node {node}");
+                let message = say!("marked to move off node ", node);
                 g.stop(i, Reason::Migrate, None, message, false);
                 migrated += 1;
             }
             Standing::Lost => {
                 let message = match g.rules[i] {
                     Some(rule) if rule.name == "node-down" => {
-                        format!("node {node} is down; the allocation is lost")
+                        say!("node ", node, " is down; the allocation is lost")
                     }
-                    _ => format!(
-                        "its client on node {node} stayed away past lost-after; the allocation is lost"
+                    _ => say!(
+                        "its client on node ",
+                        node,
+                        " stayed away past lost-after; the allocation is lost"
                     ),
                 };
                 g.stop(i, Reason::Lost, Some(ClientStatus::Lost), message, true);
                 lost += 1;
             }
             Standing::Disconnecting => {
-                let message = format!("client on node {node} disconnected; marked unknown");
+                let message = say!("client on node ", node, " disconnected; marked unknown");
                 let c = &mut g.candidates[i];
                 c.disconnected = true;
                 c.settle(|| message.clone());
@@ -57,7 +60,14 @@ pub(super) fn run(g: &mut NodeGroupRun) -> Outcome {
     if migrated + lost + disconnected + kept == 0 {
         return Outcome::skipped("no allocation on a tainted node or a disconnected client");
     }
-    Outcome::done(format!(
-        "{migrated} migrated, {lost} lost, {disconnected} marked unknown, {kept} kept as they are"
+    Outcome::done(say!(
+        migrated,
+        " migrated, ",
+        lost,
+        " lost, ",
+        disconnected,
+        " marked unknown, ",
+        kept,
+        " kept as they are"
     ))
 }

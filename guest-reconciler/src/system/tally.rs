@@ -2,6 +2,7 @@
 
 use super::run::NodeGroupRun;
 use crate::pipeline::Outcome;
+use crate::sentence::say;
 
 pub(super) fn run(g: &mut NodeGroupRun) -> Outcome {
     if !g.tracked {
@@ -13,12 +14,14 @@ pub(super) fn run(g: &mut NodeGroupRun) -> Outcome {
     g.dstate.desired_total = g.desired;
     g.deployments.put_group(g.dstate.clone());
     let canaries = if g.canarying {
-        format!(", {} canaries", g.dstate.desired_canaries)
+        say!(", ", g.dstate.desired_canaries, " canaries")
     } else {
         String::new()
     };
-    Outcome::done(format!(
-        "the deployment wants {} allocations{canaries}",
-        g.desired
+    Outcome::done(say!(
+        "the deployment wants ",
+        g.desired,
+        " allocations",
+        canaries
     ))
 }

@@ -6,6 +6,7 @@ use crate::candidate::Standing;
 use crate::classification::Taint;
 use crate::group::updates::decide;
 use crate::pipeline::Outcome;
+use crate::sentence::say;
 use crate::{Reason, UpdateKind};
 
 /// What the step decided, for its report.
@@ -46,9 +47,19 @@ pub(super) fn run(g: &mut NodeGroupRun) -> Outcome {
     g.plan.counters.ignore += t.kept;
     g.plan.counters.in_place += t.in_place;
     g.plan.counters.reconnect += t.resumed;
-    Outcome::done(format!(
-        "{} unchanged, {} in place, {} need replacement, {} stopped, {} resumed, {} finished runs due again",
-        t.kept, t.in_place, t.destructive, t.stopped, t.resumed, t.reruns
+    Outcome::done(say!(
+        t.kept,
+        " unchanged, ",
+        t.in_place,
+        " in place, ",
+        t.destructive,
+        " need replacement, ",
+        t.stopped,
+        " stopped, ",
+        t.resumed,
+        " resumed, ",
+        t.reruns,
+        " finished runs due again"
     ))
 }
 
@@ -61,17 +72,17 @@ fn judge(g: &mut NodeGroupRun, i: usize, t: &mut Tally) {
     let stop = match g.ctx.nodes.of(c.alloc.spec.node) {
         Eligibility::NotTargeted => Some((
             Reason::NodeNotTargeted,
-            format!("node {node} is no longer targeted by the job"),
+            say!("node ", node, " is no longer targeted by the job"),
         )),
         Eligibility::NotReady if kind != UpdateKind::Ignore => Some((
             Reason::NodeNotReady,
-            format!("node {node} is not ready and the job changed"),
+            say!("node ", node, " is not ready and the job changed"),
         )),
         Eligibility::NotReady | Eligibility::Eligible => None,
     };
     if let Some((reason, why)) = stop {
         let message = if reconnecting {
-            format!("its client reconnected, but {why}")
+            say!("its client reconnected, but ", why)
         } else {
             why
         };
@@ -101,7 +112,7 @@ fn judge(g: &mut NodeGroupRun, i: usize, t: &mut Tally) {
         }
         UpdateKind::InPlace => {
             let message = "the group changed in a way the allocation absorbs in place".to_string();
-            c.settle(|| format!("updated in place: {message}"));
+            c.settle(|| say!("updated in place: ", message));
             c.standing = Standing::Out;
             let entry = c.update_entry(Reason::InPlaceUpdate, message);
             g.plan.in_place_updates.push(entry);
@@ -119,9 +130,10 @@ fn judge(g: &mut NodeGroupRun, i: usize, t: &mut Tally) {
 fn resume(g: &mut NodeGroupRun, i: usize) {
     let c = &mut g.candidates[i];
     c.resumed = true;
-    let message = format!(
-        "client on node {} reconnected; resume the allocation",
-        c.node.id
+    let message = say!(
+        "client on node ",
+        c.node.id,
+        " reconnected; resume the allocation"
     );
     c.settle(|| message.clone());
     let entry = c.update_entry(Reason::Reconnect, message);
