@@ -6,7 +6,9 @@
 // per type from the description `cargo xtask build` writes
 // (target/slotwise/wit-types.json), so that a large input runs straight
 // through closures, not a walk of the type tree (wire-encoders.js,
-// wire-decoders.js).
+// wire-decoders.js); a value that fits is encoded by straight-line code
+// generated per record type, and only one that does not by the generic
+// encoders, which name its field (wire-fitted.js).
 //
 // Values are in the rendering `slotwise reconcile --json` prints: records as
 // objects with kebab-case keys, enums as their case name, variants as "case"
@@ -17,6 +19,7 @@
 
 import { Decoders } from './wire-decoders.js';
 import { Encoders } from './wire-encoders.js';
+import { FittedEncoders } from './wire-fitted.js';
 import { describe, Misfit, WireError } from './wire-errors.js';
 import { Reader } from './wire-reader.js';
 import { Writer } from './wire-writer.js';
@@ -50,7 +53,7 @@ const KEPT_SIZE = 8 * 1024 * 1024;
  * - `encodeOutcome`, `decodeInput`: the same the other way round.
  */
 export function wireCodec(witTypes) {
-  const encoders = new Encoders(witTypes);
+  const encoders = new FittedEncoders(witTypes, new Encoders(witTypes));
   const decoders = new Decoders(witTypes);
   const inputType = { ref: 'reconcile-input' };
   const outcomeType = { result: { ok: { ref: 'plan' }, err: { ref: 'input-error' } } };
