@@ -22,9 +22,9 @@
 //! pages it never touches are never faulted in. They are not quite free:
 //! the host's reset of a pooled instance scans the whole initial memory for
 //! dirtied pages. With 2 MiB that scan was about 2.3 µs of a count-10
-//! reconcile, and about 1.4 µs with 512 KiB, which still leaves a count-100
-//! reconcile's heap room (a count-10 one needs about 30 KiB, the stack and
-//! data below the heap about 90 KiB).
+//! reconcile, and about 1.4 µs with 512 KiB, which still holds the heap of
+//! a rolling update of 1,000 allocations (the stack and data below the heap
+//! take about 90 KiB).
 
 use std::alloc::Layout;
 use std::ptr::null_mut;
