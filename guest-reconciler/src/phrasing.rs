@@ -1,6 +1,6 @@
 //! How numbers read in slotwise's messages: durations, times relative to now, counts.
 
-use crate::sentence::say;
+use crate::sentence::{say, Piece};
 use crate::{Duration, Timestamp};
 
 const UNITS: [(i64, &str); 4] = [
@@ -23,12 +23,16 @@ pub fn duration(d: Duration) -> String {
     for (size, unit) in UNITS {
         let size = size as u64;
         if rest >= size {
-            out.push_str(&say!(rest / size, unit));
+            // Appended in place: a sentence of its own would be one more
+            // allocation, copied and dropped.
+            (rest / size).text().put(&mut out);
+            out.push_str(unit);
             rest %= size;
         }
     }
     if rest > 0 {
-        out.push_str(&say!(rest, "ns"));
+        rest.text().put(&mut out);
+        out.push_str("ns");
     }
     out
 }
