@@ -12,7 +12,35 @@ const NO_TRANSITION: DesiredTransition = DesiredTransition {
     migrate_disable_placement: false,
 };
 
-impl ObservedState {
+/// What nearly every pass over a group asks of an allocation's observed
+/// state, in eight bytes: its statuses, the transitions requested and its
+/// deployment health. A candidate carries one, because the observed state
+/// spans several cache lines of a record far from its neighbours', and in a
+/// group larger than the cache each pass that went back to it missed.
+#[derive(Clone, Copy)]
+pub(crate) struct Glance {
+    pub(crate) desired_status: DesiredStatus,
+    pub(crate) client_status: ClientStatus,
+    /// The requested transitions, all false when none was requested.
+    pub(crate) transition: DesiredTransition,
+    /// Placed as a canary of a deployment.
+    pub(crate) canary: bool,
+    /// The deployment's verdict on its health, if any.
+    pub(crate) healthy: Option<bool>,
+}
+
+impl Glance {
+    pub(crate) fn of(observed: &ObservedState) -> Self {
+        let health = observed.health.as_ref();
+        Self {
+            desired_status: observed.desired_status,
+            client_status: observed.client_status,
+            transition: observed.desired_transition.unwrap_or(NO_TRANSITION),
+            canary: health.is_some_and(|h| h.canary),
+            healthy: health.and_then(|h| h.healthy),
+        }
+    }
+
     /// The server wants it gone: stopped or evicted.
     pub(crate) fn is_server_terminal(&self) -> bool {
         matches!(
@@ -34,6 +62,28 @@ impl ObservedState {
         self.is_server_terminal() || self.is_client_terminal()
     }
 
+    /// Explicitly healthy.
+    pub(crate) fn is_healthy(&self) -> bool {
+        self.healthy == Some(true)
+    }
+
+    /// Explicitly unhealthy.
+    pub(crate) fn is_unhealthy(&self) -> bool {
+        self.healthy == Some(false)
+    }
+}
+
+impl ObservedState {
+    /// The few facts most passes read; see [`Glance`].
+    pub(crate) fn glance(&self) -> Glance {
+        Glance::of(self)
+    }
+
+    /// Terminal on either side.
+    pub(crate) fn is_terminal(&self) -> bool {
+        self.glance().is_terminal()
+    }
+
     /// The requested transitions, all false when none was requested.
     pub(crate) fn transition(&self) -> &DesiredTransition {
         self.desired_transition.as_ref().unwrap_or(&NO_TRANSITION)
@@ -42,16 +92,6 @@ impl ObservedState {
     /// Placed as a canary of a deployment.
     pub(crate) fn is_canary(&self) -> bool {
         self.health.as_ref().is_some_and(|h| h.canary)
-    }
-
-    /// Explicitly healthy.
-    pub(crate) fn is_healthy(&self) -> bool {
-        self.health.as_ref().and_then(|h| h.healthy) == Some(true)
-    }
-
-    /// Explicitly unhealthy.
-    pub(crate) fn is_unhealthy(&self) -> bool {
-        self.health.as_ref().and_then(|h| h.healthy) == Some(false)
     }
 
     /// The last recorded client status is `unknown`: the allocation's client

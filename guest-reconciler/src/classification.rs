@@ -1,5 +1,6 @@
 //! The classification rules: one ordered table that puts every allocation in one set, first match wins.
 
+use crate::allocation::Glance;
 use crate::policy::Policy;
 use crate::rule_table::rule_table;
 use crate::{
@@ -48,6 +49,7 @@ impl<'a> Taint<'a> {
 /// What the rules look at for one allocation.
 pub(crate) struct Facts<'a> {
     observed: &'a ObservedState,
+    glance: Glance,
     policy: Policy<'a>,
     taint: Taint<'a>,
     now: Timestamp,
@@ -71,6 +73,7 @@ impl<'a> Facts<'a> {
         ) && observed.needs_to_reconnect();
         Self {
             observed,
+            glance: observed.glance(),
             policy,
             taint,
             now,
@@ -132,23 +135,23 @@ rule_table! {
         },
     Rule { name: "drained-batch-keeps-slot", class: Untainted }
         when |f| {
-            f.observed.is_server_terminal()
+            f.glance.is_server_terminal()
                 && !f.should_reconnect()
                 && f.observed.transition().migrate_disable_placement
         },
     Rule { name: "stopped-by-server", class: Ignore }
         when |f| {
-            f.observed.is_terminal() && !f.should_reconnect() && f.observed.is_server_terminal()
+            f.glance.is_terminal() && !f.should_reconnect() && f.glance.is_server_terminal()
         },
     Rule { name: "terminal-canary-migrating", class: Migrate }
         when |f| {
-            f.observed.is_terminal()
+            f.glance.is_terminal()
                 && !f.should_reconnect()
                 && f.observed.is_canary()
                 && f.observed.transition().migrate
         },
     Rule { name: "terminal", class: Untainted }
-        when |f| f.observed.is_terminal() && !f.should_reconnect(),
+        when |f| f.glance.is_terminal() && !f.should_reconnect(),
     Rule { name: "unknown-past-lost-after", class: Expiring }
         when |f| f.expired(),
     Rule { name: "failed-reconnect-already-stopped", class: Ignore }

@@ -84,7 +84,7 @@ fn report(c: &Candidate, now: Timestamp) -> CandidateReport {
         allocation: c.id().to_string(),
         classification: Some(rule.class),
         rule: rule.name.to_string(),
-        outcome: c.outcome.as_deref().unwrap_or("left as it is").to_string(),
+        outcome: c.outcome_sentence().to_string(),
     }
 }
 

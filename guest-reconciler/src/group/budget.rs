@@ -41,10 +41,10 @@ fn budget(g: &GroupRun) -> (i64, &'static str) {
         .iter()
         .filter(|c| c.is(Standing::Untainted) && c.in_deployment(current))
     {
-        if c.observed().is_unhealthy() {
+        if c.glance().is_unhealthy() {
             return (0, "an allocation of the deployment is unhealthy");
         }
-        if !c.observed().is_healthy() {
+        if !c.glance().is_healthy() {
             budget -= 1;
         }
     }

@@ -15,12 +15,12 @@ pub(super) fn run(g: &mut GroupRun) -> Outcome {
     let mut placed = 0;
     for i in migrating {
         let c = &g.candidates[i];
-        let transition = c.observed().transition();
+        let transition = c.transition();
         // Batch work drained without placement, or stopped to be
         // rescheduled, is not placed again here.
         let replace =
             !(g.ctx.is_batch && (transition.reschedule || transition.migrate_disable_placement));
-        let canary = c.observed().is_canary();
+        let canary = c.glance().canary;
         let placement = replace.then(|| Placement {
             name_index: c.index(),
             canary,

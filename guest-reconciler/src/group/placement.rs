@@ -108,7 +108,7 @@ fn replacement(
     reschedule: bool,
     message: String,
 ) -> Proposal {
-    let canary = c.observed().is_canary();
+    let canary = c.glance().canary;
     Proposal {
         previous: Some(i),
         placement: Placement {

@@ -80,8 +80,7 @@ pub(super) fn run(g: &mut GroupRun) -> Outcome {
 /// Decides one reconnecting allocation against its replacements.
 fn settle_reconnecting(g: &mut GroupRun, r: usize, chain: &[usize], strategy: ReconnectStrategy) {
     let c = &g.candidates[r];
-    let observed = c.observed();
-    if !observed.is_server_terminal() && observed.client_status == ClientStatus::Failed {
+    if !c.is_server_terminal() && c.client_status() == ClientStatus::Failed {
         let message = "failed while its client was disconnected".to_string();
         g.stop(
             r,
@@ -118,10 +117,9 @@ fn settle_reconnecting(g: &mut GroupRun, r: usize, chain: &[usize], strategy: Re
 /// Still desired to run, not asked to move, and of the job's current version.
 fn wanted(g: &GroupRun, r: usize) -> bool {
     let c = &g.candidates[r];
-    let observed = c.observed();
-    let t = observed.transition();
+    let t = c.transition();
     let job = g.ctx.job;
-    observed.desired_status == DesiredStatus::Run
+    c.glance().desired_status == DesiredStatus::Run
         && !(t.migrate || t.reschedule || t.force_reschedule)
         && !c.is_older_than(job.version, job.create_index)
 }

@@ -1,6 +1,7 @@
 //! Rescheduling: which failed allocations are replaced now, which later by a follow-up evaluation, and which not at all.
 
 use super::run::GroupRun;
+use crate::allocation::Glance;
 use crate::candidate::{Candidate, Standing};
 use crate::pipeline::Outcome;
 use crate::sentence::say;
@@ -23,8 +24,8 @@ pub(super) enum Screen {
 }
 
 /// Nomad's batch and service rules on which allocations may be rescheduled.
-pub(super) fn screen(observed: &ObservedState, is_batch: bool) -> Screen {
-    let transition = observed.transition();
+pub(super) fn screen(glance: &Glance, observed: &ObservedState, is_batch: bool) -> Screen {
+    let transition = &glance.transition;
     if is_batch {
         if transition.migrate_disable_placement {
             return Screen::Keep;
@@ -32,22 +33,20 @@ pub(super) fn screen(observed: &ObservedState, is_batch: bool) -> Screen {
         if transition.reschedule {
             return Screen::Consider;
         }
-        return match observed.desired_status {
+        return match glance.desired_status {
             DesiredStatus::Stop if observed.ran_successfully() => Screen::Keep,
             DesiredStatus::Stop if observed.last_reschedule_failed() => Screen::Consider,
             DesiredStatus::Stop | DesiredStatus::Evict => Screen::Drop,
-            DesiredStatus::Run if observed.client_status == ClientStatus::Failed => {
-                Screen::Consider
-            }
+            DesiredStatus::Run if glance.client_status == ClientStatus::Failed => Screen::Consider,
             DesiredStatus::Run => Screen::Keep,
         };
     }
-    match observed.desired_status {
+    match glance.desired_status {
         DesiredStatus::Stop | DesiredStatus::Evict if observed.last_reschedule_failed() => {
             Screen::Consider
         }
         DesiredStatus::Stop | DesiredStatus::Evict => Screen::Drop,
-        DesiredStatus::Run => match observed.client_status {
+        DesiredStatus::Run => match glance.client_status {
             ClientStatus::Complete | ClientStatus::Lost => Screen::Drop,
             _ => Screen::Consider,
         },
@@ -67,7 +66,7 @@ pub(super) enum Verdict {
 /// was created for counts it from when it became unknown.
 pub(super) fn verdict(g: &GroupRun, c: &Candidate, disconnecting: bool) -> Verdict {
     let observed = c.observed();
-    let transition = observed.transition();
+    let transition = c.transition();
     if let Some(current) = g.deployments.current_id() {
         let active = g
             .deployments
@@ -78,7 +77,7 @@ pub(super) fn verdict(g: &GroupRun, c: &Candidate, disconnecting: bool) -> Verdi
             return Verdict::Stay;
         }
     }
-    let forced = transition.force_reschedule && observed.is_client_terminal();
+    let forced = transition.force_reschedule && c.glance().is_client_terminal();
     if disconnecting && !c.policy.replace_on_disconnect() {
         return if forced { Verdict::Now } else { Verdict::Stay };
     }
@@ -110,7 +109,7 @@ pub(super) fn verdict(g: &GroupRun, c: &Candidate, disconnecting: bool) -> Verdi
 
 /// An allocation that failed and was already replaced is not replaced again.
 pub(super) fn already_replaced(c: &Candidate) -> bool {
-    c.alloc.spec.next_allocation.is_some() && c.is_terminal()
+    c.is_replaced() && c.is_terminal()
 }
 
 pub(super) fn run(g: &mut GroupRun) -> Outcome {
@@ -129,7 +128,7 @@ pub(super) fn run(g: &mut GroupRun) -> Outcome {
             }
             continue;
         }
-        match screen(c.observed(), g.ctx.is_batch) {
+        match screen(c.glance(), c.observed(), g.ctx.is_batch) {
             Screen::Keep => continue,
             Screen::Drop if !migrating => {
                 g.candidates[i].drop_out(|| "stopped or finished; neither counted nor replaced");
@@ -235,7 +234,8 @@ mod tests {
     fn nomad_should_filter_cases_hold() {
         for (_, cases) in crate::unit_cases::load::<Cases>("rescheduling-units") {
             for case in &cases.cases {
-                let got = match screen(&observed(case), case.batch) {
+                let observed = observed(case);
+                let got = match screen(&observed.glance(), &observed, case.batch) {
                     Screen::Keep => Filtered {
                         untainted: true,
                         ignore: false,

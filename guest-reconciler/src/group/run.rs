@@ -199,7 +199,7 @@ impl<'a> GroupRun<'a> {
         for (nth, batch) in batches.into_iter().enumerate() {
             let id = self.next_eval_id();
             if attach {
-                let shared: std::rc::Rc<str> = id.as_str().into();
+                let shared = std::rc::Rc::new(id.clone());
                 for &m in &batch.members {
                     self.candidates[m].followup = Some(shared.clone());
                 }

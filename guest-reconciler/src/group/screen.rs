@@ -16,7 +16,7 @@ pub(crate) fn server_stopped(candidates: &mut [Candidate], is_batch: bool) -> us
         if !c.is_server_terminal() {
             continue;
         }
-        let kept_as_done = is_batch && !c.observed().transition().reschedule;
+        let kept_as_done = is_batch && !c.transition().reschedule;
         if !kept_as_done {
             c.untrack(|| "already stopped by the server; nothing to decide");
             taken_out += 1;

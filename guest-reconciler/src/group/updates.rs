@@ -1,35 +1,31 @@
 //! Updates: each allocation that stays is compared with the group's definition; it is left alone, updated in place, or due for replacement.
 
 use super::run::GroupRun;
-use crate::candidate::{Candidate, Standing};
+use crate::candidate::{Candidate, Drift, Standing};
 use crate::pipeline::Outcome;
 use crate::sentence::say;
-use crate::{AllocationUpdate, Reason, TaskGroup, UpdateKind};
+use crate::{AllocationUpdate, Reason, UpdateKind};
 
 /// How `c` absorbs the group's current definition `spec`: as a policy or the
 /// caller forces it, else by comparing fingerprints. A change that needs a new
 /// allocation wins even for a finished one; any other change leaves a
 /// finished allocation alone.
-pub(crate) fn decide(c: &Candidate, spec: &TaskGroup) -> UpdateKind {
-    if let Some(kind) = c.forced_update.or(c.alloc.update) {
+pub(crate) fn decide(c: &Candidate) -> UpdateKind {
+    if let Some(kind) = c.forced_update {
         return kind;
     }
-    let (have, want) = (&c.alloc.spec.fingerprint, &spec.fingerprint);
-    if have == want {
-        UpdateKind::Ignore
-    } else if have.destructive != want.destructive {
-        UpdateKind::Destructive
-    } else if c.is_terminal() {
-        UpdateKind::Ignore
-    } else {
-        UpdateKind::InPlace
+    match c.drift() {
+        Drift::None => UpdateKind::Ignore,
+        Drift::Destructive => UpdateKind::Destructive,
+        Drift::InPlace if c.is_terminal() => UpdateKind::Ignore,
+        Drift::InPlace => UpdateKind::InPlace,
     }
 }
 
 pub(super) fn run(g: &mut GroupRun) -> Outcome {
     let mut ignored = 0;
     for i in g.positions(Standing::Untainted) {
-        let kind = decide(&g.candidates[i], g.spec);
+        let kind = decide(&g.candidates[i]);
         let c = &mut g.candidates[i];
         c.update = Some(kind);
         match kind {

@@ -27,8 +27,8 @@ pub(super) fn run(g: &mut NodeGroupRun) -> Outcome {
                 c.is(Standing::Ignored)
                     && !c.resumed
                     && c.in_deployment(id)
-                    && !c.observed().is_healthy()
-                    && !c.observed().is_unhealthy()
+                    && !c.glance().is_healthy()
+                    && !c.glance().is_unhealthy()
             })
             .count(),
         None => 0,

@@ -27,7 +27,7 @@ pub(super) fn run(g: &mut NodeGroupRun) -> Outcome {
     let existing: Vec<usize> = (0..g.candidates.len())
         .filter(|&i| {
             let c = &g.candidates[i];
-            c.is(Standing::Ignored) && c.observed().is_canary()
+            c.is(Standing::Ignored) && c.glance().canary
         })
         .collect();
     let failed_canaries: BTreeSet<&str> = g
@@ -35,7 +35,7 @@ pub(super) fn run(g: &mut NodeGroupRun) -> Outcome {
         .iter()
         .filter_map(|s| s.finished)
         .map(|f| &g.candidates[f])
-        .filter(|c| c.observed().is_canary())
+        .filter(|c| c.glance().canary)
         .map(|c| c.id())
         .collect();
     // A failed canary's replacement takes one of the canaries' nodes.

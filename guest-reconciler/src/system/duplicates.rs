@@ -54,7 +54,7 @@ pub(super) fn run(g: &mut NodeGroupRun) -> Outcome {
         // the best standing is the newest: up to date first, then of the
         // job's current version.
         let rank = |i: usize| {
-            let up_to_date = decide(&g.candidates[i], g.spec) == UpdateKind::Ignore;
+            let up_to_date = decide(&g.candidates[i]) == UpdateKind::Ignore;
             (up_to_date, g.is_current(i), i)
         };
         let keep = staying

@@ -86,6 +86,6 @@ fn report(g: &NodeGroupRun, i: usize) -> CandidateReport {
         allocation: c.id().to_string(),
         classification,
         rule: rule.to_string(),
-        outcome: c.outcome.as_deref().unwrap_or("left as it is").to_string(),
+        outcome: c.outcome_sentence().to_string(),
     }
 }

@@ -68,7 +68,7 @@ fn judge(g: &mut NodeGroupRun, i: usize, t: &mut Tally) {
     let c = &g.candidates[i];
     let node = &c.node.id;
     let reconnecting = c.is(Standing::Reconnecting);
-    let kind = decide(c, g.spec);
+    let kind = decide(c);
     let stop = match g.ctx.nodes.of(c.alloc.spec.node) {
         Eligibility::NotTargeted => Some((
             Reason::NodeNotTargeted,
@@ -145,7 +145,7 @@ fn resume(g: &mut NodeGroupRun, i: usize) {
 /// allocation, and the node can run one.
 fn finished(g: &mut NodeGroupRun, f: usize, t: &mut Tally) {
     let c = &g.candidates[f];
-    let kind = decide(c, g.spec);
+    let kind = decide(c);
     let runnable = g.ctx.nodes.of(c.alloc.spec.node) == Eligibility::Eligible
         && matches!(Taint::of(c.node), Taint::None);
     let c = &mut g.candidates[f];
