@@ -1,5 +1,6 @@
 //! When a failed allocation may be replaced: delays, attempts and intervals of its reschedule policy.
 
+use crate::allocation::Glance;
 use crate::{
     ClientStatus, DelayFunction, DesiredStatus, Duration, ObservedState, ReschedulePolicy,
     Timestamp,
@@ -83,23 +84,28 @@ pub(crate) fn from_failure(
 
 /// When an allocation that stopped on its own may be rescheduled: counted from
 /// its last event, for failed or lost allocations (or batch work stopped to be
-/// rescheduled) whose policy allows rescheduling at all.
+/// rescheduled) whose policy allows rescheduling at all. `glance` is
+/// `observed`'s: the rest of `observed` is read only for those.
 pub(crate) fn after_failure(
     policy: Option<&ReschedulePolicy>,
+    glance: &Glance,
     observed: &ObservedState,
     is_batch: bool,
 ) -> NextReschedule {
     let Some(policy) = policy.filter(|p| p.attempts > 0 || p.unlimited) else {
         return NextReschedule::NEVER;
     };
-    let rescheduled_batch = is_batch && observed.transition().reschedule;
-    let stopped_for_good =
-        observed.desired_status == DesiredStatus::Stop && !observed.last_reschedule_failed();
+    let rescheduled_batch = is_batch && glance.transition.reschedule;
     let not_failed = !matches!(
-        observed.client_status,
+        glance.client_status,
         ClientStatus::Failed | ClientStatus::Lost
     );
-    if stopped_for_good || (not_failed && !rescheduled_batch) {
+    if not_failed && !rescheduled_batch {
+        return NextReschedule::NEVER;
+    }
+    let stopped_for_good =
+        glance.desired_status == DesiredStatus::Stop && !observed.last_reschedule_failed();
+    if stopped_for_good {
         return NextReschedule::NEVER;
     }
     from_failure(policy, observed, observed.last_event_time())

@@ -86,21 +86,24 @@ pub(super) fn verdict(g: &GroupRun, c: &Candidate, disconnecting: bool) -> Verdi
     }
     let (now, eval_id) = (g.ctx.now, g.ctx.eval_id);
     // An empty evaluation id matches an allocation without a follow-up
-    // evaluation, as in Nomad; its tests rely on it.
-    let followup = observed.followup_eval.as_deref().unwrap_or("");
-    let planned_for_this_eval = followup == eval_id;
+    // evaluation, as in Nomad; its tests rely on it. Read only when needed:
+    // most allocations are not due, and the field lies far from the rest.
+    let followup = || observed.followup_eval.as_deref().unwrap_or("");
     let next = if disconnecting {
         reschedule::since(c.policy.reschedule(), observed, now)
-    } else if observed.client_status == ClientStatus::Unknown && planned_for_this_eval {
+    } else if c.client_status() == ClientStatus::Unknown && followup() == eval_id {
         let since = observed.last_unknown().unwrap_or(0);
         reschedule::since(c.policy.reschedule(), observed, since)
     } else {
-        reschedule::after_failure(c.policy.reschedule(), observed, g.ctx.is_batch)
+        reschedule::after_failure(c.policy.reschedule(), c.glance(), observed, g.ctx.is_batch)
     };
-    if next.eligible && (planned_for_this_eval || next.at.saturating_sub(now) <= RESCHEDULE_WINDOW)
-    {
+    if !next.eligible {
+        return Verdict::Stay;
+    }
+    let followup = followup();
+    if followup == eval_id || next.at.saturating_sub(now) <= RESCHEDULE_WINDOW {
         Verdict::Now
-    } else if next.eligible && followup.is_empty() {
+    } else if followup.is_empty() {
         Verdict::Later(next.at)
     } else {
         Verdict::Stay
