@@ -7,6 +7,7 @@
 //! another's high-water mark.
 
 mod aims;
+mod cache;
 mod hooks;
 mod memory;
 mod neutral;
@@ -65,6 +66,9 @@ pub fn run(options: &Options) -> Result<()> {
     }
     if !options.table_only {
         verdicts.push(small(options.component, options.rounds.max(200))?);
+    }
+    if !options.quick && !options.table_only {
+        cache::run(options.rounds);
     }
     println!("\naims (issue 9)");
     for line in &verdicts {

@@ -1,0 +1,62 @@
+//! What the memory hierarchy alone does to the time per allocation: the figures that put the linearity aim in context.
+
+use super::timing::time;
+use slotwise_cli::workload::rolling_update;
+use slotwise_reconciler::{self as core, ReconcileInput};
+use std::hint::black_box;
+
+/// Sizes inside the cache (10k: a few MB in all), just beyond it (300k)
+/// and far beyond it (1M).
+const SIZES: [usize; 3] = [10_000, 300_000, 1_000_000];
+
+/// Prints, per size, the native reconcile and a single in-order read of
+/// every allocation's record, both per allocation; then how each grows.
+/// Time that grows as much for the bare read as for the reconcile comes
+/// from memory, not from the algorithm.
+pub fn run(rounds: usize) {
+    println!("\nlinearity in context (figures, not aims): native, per allocation");
+    println!(
+        "{:>9}  {:>12}  {:>24}",
+        "allocs", "reconcile", "one read of the records"
+    );
+    let mut rows = Vec::new();
+    for n in SIZES {
+        let input = rolling_update(n);
+        let reconcile = time(rounds, || drop(black_box(core::reconcile(&input)))).per(n);
+        let read = time(rounds, || {
+            black_box(read_records(&input));
+        })
+        .per(n);
+        println!("{n:>9}  {reconcile:>9.0} ns  {read:>21.1} ns");
+        rows.push((reconcile, read));
+    }
+    let [small, large, huge] = [rows[0], rows[1], rows[2]];
+    println!(
+        "  300k over 10k: reconcile {:.2}x, read {:.2}x; 1M over 300k, both beyond the cache: reconcile {:.2}x",
+        large.0 / small.0,
+        large.1 / small.1,
+        huge.0 / large.0
+    );
+}
+
+/// Reads, in order, what classifying an allocation reads of its record and
+/// of its node, and nothing else.
+fn read_records(input: &ReconcileInput) -> u64 {
+    let mut sum = 0u64;
+    for group in &input.allocations {
+        for a in &group.allocations {
+            let (spec, observed) = (&a.spec, &a.observed);
+            let node = input.nodes.get(spec.node as usize);
+            sum = sum
+                .wrapping_add(spec.id.len() as u64)
+                .wrapping_add(spec.create_index ^ spec.job_version)
+                .wrapping_add(u64::from(spec.name_index))
+                .wrapping_add(spec.deployment.as_ref().map_or(0, |d| d.len() as u64))
+                .wrapping_add(observed.client_status as u64)
+                .wrapping_add(observed.modify_time as u64)
+                .wrapping_add(observed.tasks.as_ref().map_or(0, |t| t.len() as u64))
+                .wrapping_add(node.map_or(0, |n| u64::from(n.draining)));
+        }
+    }
+    sum
+}
