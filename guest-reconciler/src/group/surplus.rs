@@ -36,9 +36,7 @@ pub(super) fn run(g: &mut GroupRun) -> Outcome {
 
     // Unknown allocations hold their slot but do not count as running, and
     // canaries awaiting promotion are not counted against the old version.
-    let counted = g
-        .positions(Standing::Untainted)
-        .into_iter()
+    let counted = (0..g.candidates.len())
         .filter(|&i| g.is_working(i) && g.candidates[i].client_status() != ClientStatus::Unknown)
         .count()
         + g.held_within_count();
