@@ -1,4 +1,4 @@
-// The wire codec in JavaScript writes the bytes the Rust codec writes, at the edges of every integer and string, with the code it generates and without, its straight-line encoders the bytes of its generic ones, and names the field of a value that does not fit however deep it sits.
+// The wire codec in JavaScript writes the bytes the Rust codec writes, at the edges of every integer and string, with the code it generates and without, its straight-line encoders the bytes of its generic ones and its straight-line decoders the values and errors of its generic ones, and names the field of a value that does not fit however deep it sits.
 
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
@@ -9,11 +9,14 @@ import { after, before, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { parseJson, stringifyJson } from '../../packages/npm/src/rendering.js';
+import { Decoders } from '../../packages/npm/src/wire-decoders.js';
 import { Encoders } from '../../packages/npm/src/wire-encoders.js';
 import { Misfit } from '../../packages/npm/src/wire-errors.js';
+import { FittedDecoders } from '../../packages/npm/src/wire-fitted-decoders.js';
 import { FittedEncoders } from '../../packages/npm/src/wire-fitted.js';
+import { Reader } from '../../packages/npm/src/wire-reader.js';
 import { Writer } from '../../packages/npm/src/wire-writer.js';
-import { FieldError, wireCodec } from '../../packages/npm/src/wire.js';
+import { FieldError, WireError, wireCodec } from '../../packages/npm/src/wire.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const root = path.resolve(here, '../..');
@@ -181,6 +184,9 @@ const EDGES = {
   string: [
     ...['', 'a', 'node-000007', 'é, ü and 😀', `${'a'.repeat(40)}é`],
     ...['ж'.repeat(42), 'ж'.repeat(43), 'x'.repeat(127), 'y'.repeat(128), 'z'.repeat(300)],
+    // A string that a decoder could take for one with a byte order mark, and one longer than
+    // the stretch the reader decodes at once.
+    ...['\uFEFF marked', 'w'.repeat(16 * 1024 + 3)],
   ],
   u8: [0, 1, 0x7f, 0xff],
   s8: [0, -1, 0x7f, -0x80],
@@ -332,4 +338,138 @@ test('a generated value spoilt anywhere throws the FieldError of the generic enc
     }
   }
   assert.ok(refused > 300, `only ${refused} of 600 spoilt values were refused`);
+});
+
+/** What `decode` makes of `bytes`: the value and where it stopped, or the WireError's message. */
+function decodedBy(decode, bytes) {
+  const r = new Reader(bytes);
+  try {
+    return { value: decode(r), pos: r.pos };
+  } catch (e) {
+    if (!(e instanceof WireError)) throw e;
+    return { error: e.message };
+  }
+}
+
+/**
+ * The decoders of `type`: the generic one, and the straight-line one, which falls back on a
+ * generic one of its own for a buffer it cannot read; with `alone`, the straight-line one
+ * without that fall back, which throws at what it cannot read.
+ */
+function decodersOf(type, { alone = false } = {}) {
+  const fitted = new FittedDecoders(witTypes, new Decoders(witTypes));
+  return [new Decoders(witTypes).of(type), alone ? fitted.fast(type) : fitted.of(type)];
+}
+
+const OUTCOME = { result: { ok: { ref: 'plan' }, err: { ref: 'input-error' } } };
+
+test('the generated straight-line decoders read the values the generic decoders read, from the scenario inputs and plans', async () => {
+  const scenarios = ['docs/examples/rolling-update.yaml', 'docs/examples/node-down.yaml'];
+  const edges = await savedInput('edges', await edgeInput());
+  const inputs = await Promise.all([...scenarios, edges].map(async (s) => new Uint8Array(await slotwiseInput(s, '--wire'))));
+  const plans = await Promise.all(
+    scenarios.map(async (s) => {
+      const { stdout } = await run(slotwise, ['reconcile', '--json', s], { cwd: root, maxBuffer: 64 * 1024 * 1024 });
+      return encodedBy(new Encoders(witTypes).of(OUTCOME), { Ok: parseJson(stdout) });
+    }),
+  );
+
+  for (const [type, buffers] of [[{ ref: 'reconcile-input' }, inputs], [OUTCOME, plans]]) {
+    const [generic, fitted] = decodersOf(type, { alone: true });
+    for (const bytes of buffers) {
+      // Past the header of a whole buffer: the decoders read the value alone.
+      const value = bytes[0] === 0x53 ? bytes.subarray(4) : bytes;
+      const expected = decodedBy(generic, value);
+      assert.ok('value' in expected);
+      assert.deepStrictEqual(decodedBy(fitted, value), expected);
+    }
+  }
+});
+
+/** The encodings of generated values of every type, by type, drawn with the seed `seed`. */
+function generatedBuffers(seed, count) {
+  const rng = random(seed);
+  return [...encodableTypes(), OUTCOME].map((type) => {
+    const encode = new Encoders(witTypes).of(type);
+    return [type, Array.from({ length: count }, () => encodedBy(encode, generate(type, rng)))];
+  });
+}
+
+test('the generated straight-line decoders read the values the generic decoders read, for generated values of every type', () => {
+  for (const [type, buffers] of generatedBuffers(20261128, 60)) {
+    const [generic, fitted] = decodersOf(type, { alone: true });
+    buffers.forEach((bytes, i) => {
+      const expected = decodedBy(generic, bytes);
+      const name = type.ref ?? JSON.stringify(type);
+      assert.ok('value' in expected, `a generated ${name} decodes`);
+      assert.deepStrictEqual(decodedBy(fitted, bytes), expected, `${name} #${i}`);
+    });
+  }
+});
+
+test('a malformed buffer throws the WireError of the generic decoders, or reads as theirs', () => {
+  const rng = random(11);
+  const spoilers = [
+    // Cut short anywhere.
+    (bytes) => bytes.subarray(0, Math.floor(rng() * bytes.length)),
+    // A byte changed: to a high one (a longer varint, a bad tag, UTF-8 broken), or any.
+    (bytes) => {
+      const spoilt = bytes.slice();
+      spoilt[Math.floor(rng() * bytes.length)] = [0x80, 0xff, 0x02, Math.floor(rng() * 256)][Math.floor(rng() * 4)];
+      return spoilt;
+    },
+  ];
+  let refused = 0;
+  let tried = 0;
+  for (const [type, buffers] of generatedBuffers(5, 30)) {
+    const [generic, fitted] = decodersOf(type);
+    for (const bytes of buffers.filter((b) => b.length > 0)) {
+      for (const spoil of spoilers) {
+        const spoilt = spoil(bytes);
+
+        const expected = decodedBy(generic, spoilt);
+        assert.deepStrictEqual(decodedBy(fitted, spoilt), expected, `${type.ref ?? JSON.stringify(type)}: ${spoilt}`);
+        tried++;
+        if ('error' in expected) refused++;
+      }
+    }
+  }
+  assert.ok(refused > tried / 3, `only ${refused} of ${tried} spoilt buffers were refused`);
+});
+
+test('strings decode back whatever their length, their characters and the bytes beside them', () => {
+  const type = { list: { tuple: ['string', 'u64', 'string'] } };
+  const rng = random(3);
+  const text = (n) => Array.from({ length: n }, () => ['a', '-', '7', 'é', 'ж', '😀', '\uFEFF', '\u007f'][Math.floor(rng() * 8)]).join('');
+  const ascii = (n) => 'q'.repeat(n);
+  // Numbers whose varints end in high bytes or not, beside ASCII and other strings, some longer
+  // than the stretch the reader decodes at once, some across its end.
+  const value = Array.from({ length: 3000 }, (_, i) => [
+    i % 7 === 0 ? text(Math.floor(rng() * 40)) : ascii(Math.floor(rng() * 70)),
+    [0, 0x7f, 0x80, 2 ** 35, 2n ** 64n - 1n][i % 5],
+    i % 500 === 0 ? ascii(16 * 1024 + (i % 3)) : text(i % 3),
+  ]);
+  // Strings that end just before, at and just after the end of a stretch that starts where the
+  // first begins.
+  const edges = [];
+  for (let k = 1; k < 5; k++) for (const more of [-1, 0, 1]) edges.push(['a'.repeat(16 * 1024 - k), 0, 'b'.repeat(k + more)]);
+
+  for (const strings of [value, ...edges.map((edge) => [edge])]) {
+    const bytes = encodedBy(new Encoders(witTypes).of(type), strings);
+    for (const decode of decodersOf(type, { alone: true })) {
+      assert.deepStrictEqual(decodedBy(decode, bytes), { value: strings, pos: bytes.length });
+    }
+  }
+});
+
+test('a number beyond its type throws the WireError of the generic decoders', () => {
+  const numbers = [0, 1, 2, 0x7f, 0x80, 0xff, 0x100, 0xffff, 0x10000, 2 ** 32 - 1, 2 ** 32, 2 ** 53 - 1, 2n ** 53n, 2n ** 64n - 1n];
+  const types = ['bool', 'u8', 's8', 'u16', 's16', 'u32', 's32', 'u64', 's64', { ref: 'reason' }, { option: 'u8' }];
+  for (const n of numbers) {
+    const bytes = encodedBy(new Encoders(witTypes).of('u64'), n);
+    for (const type of types) {
+      const [generic, fitted] = decodersOf(type);
+      assert.deepStrictEqual(decodedBy(fitted, bytes), decodedBy(generic, bytes), `${JSON.stringify(type)}: ${n}`);
+    }
+  }
 });

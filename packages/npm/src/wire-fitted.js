@@ -17,10 +17,8 @@
 // field. A value that fits is read once, in the generic encoders' order.
 
 import { Misfit } from './wire-errors.js';
+import { Code, Fitted, UNFIT } from './wire-generated.js';
 import { putVarintBig, putZigzagBig } from './wire-writer.js';
-
-/** What generated code throws at a value it cannot write: nothing to report, only to start again. */
-const UNFIT = Object.freeze({ unfit: true });
 
 /** The bytes of the varint of `n`, below 2^32. */
 function varintBytes(n) {
@@ -33,113 +31,19 @@ function varintBytes(n) {
   return out;
 }
 
+/** The primitives written inline; the others (f32, u8 lists) are calls of their generic encoders. */
+const INLINE_PRIMITIVES = new Set(['bool', 'string', 'u8', 's8', 'u16', 'u32', 's16', 's32', 'u64', 's64', 'f64']);
+
 /**
  * The fast encoders of the types `witTypes` describes, falling back on
  * `generic` (an Encoders) for what they do not inline and for every value that
  * does not fit.
  */
-export class FittedEncoders {
+export class FittedEncoders extends Fitted {
   constructor(witTypes, generic) {
-    this.witTypes = witTypes;
-    this.generic = generic;
-    // The generated function of each record that is a list's item, by name.
-    this.items = new Map();
-  }
-
-  /**
-   * The encoder of `type`: the fast path, and the generic encoder when the value does not fit
-   * it. Where a content security policy forbids generating code, the generic encoder alone.
-   */
-  of(type) {
-    const generic = this.generic.of(type);
-    // Generated at the first encoding, so that a codec that never encodes a
-    // type (most never encode an outcome) does not pay for its code.
-    let fast;
-    return (w, v) => {
-      if (fast === undefined) fast = this.fast(type);
-      if (fast === null) return generic(w, v);
-      const start = w.pos;
-      try {
-        fast(w, v);
-        return;
-      } catch (e) {
-        if (e !== UNFIT && !(e instanceof Misfit)) throw e;
-      }
-      w.pos = start;
-      generic(w, v);
-    };
-  }
-
-  /** The generated function of `type`, or null where generating code is forbidden. */
-  fast(type) {
-    try {
-      return this.compile('encode', this.node(type, new Set()));
-    } catch (e) {
-      if (e instanceof EvalError) return null;
-      throw e;
-    }
-  }
-
-  /**
-   * What the generator needs to know of `type`: its kind and parts, aliases
-   * resolved, a record with its fields; what is not written inline is a call
-   * of its generic encoder, and so is a record within itself (`expanding`
-   * holds the records it sits in), which WIT forbids anyway.
-   */
-  node(type, expanding) {
-    if (typeof type === 'string') {
-      return INLINE_PRIMITIVES.has(type) ? { kind: type } : this.call(type);
-    }
-    if ('ref' in type) {
-      const name = type.ref;
-      const def = this.witTypes.types[name];
-      if (def?.kind === 'alias') return this.node(def.type, expanding);
-      if (def?.kind === 'enum') return { kind: 'enum', cases: def.cases };
-      if (def?.kind !== 'record' || expanding.has(name)) return this.call(type);
-      const within = new Set(expanding).add(name);
-      return { kind: 'record', name, fields: def.fields.map((f) => ({ key: f.name, node: this.node(f.type, within) })) };
-    }
-    if ('option' in type) return { kind: 'option', inner: this.node(type.option, expanding) };
-    if ('list' in type && type.list !== 'u8') return { kind: 'list', item: this.node(type.list, expanding) };
-    if ('tuple' in type) return { kind: 'tuple', items: type.tuple.map((t) => this.node(t, expanding)) };
-    return this.call(type);
-  }
-
-  call(type) {
-    return { kind: 'call', encode: this.generic.of(type) };
-  }
-
-  /**
-   * The function of a record that is a list's item: a function of its own,
-   * called once an item, keeps the list's loop small enough for V8 to optimise
-   * on its own; a record anywhere else is written inline.
-   */
-  item(node) {
-    let compiled = this.items.get(node.name);
-    if (compiled === undefined) {
-      compiled = this.compile(`encode_${node.name.replace(/[^A-Za-z0-9]/g, '_')}`, node);
-      this.items.set(node.name, compiled);
-    }
-    return compiled;
-  }
-
-  /** A function `(w, v)` writing `v`, of the type `node`. */
-  compile(name, node) {
-    const code = new Code(this);
-    code.push(`let bytes = w.bytes;`, `let view = w.view;`, `let pos = w.pos;`);
-    code.within(fixedSize(node), () => {
-      code.ensure();
-      code.value(node, 'v');
-    });
-    code.push(`w.pos = pos;`);
-    const body = `return function ${name}(w, v) {\n${code.lines.join('\n')}\n};`;
-    const factory = new Function('unfit', 'putVarintBig', 'putZigzagBig', ...code.names, body);
-    return factory(UNFIT, putVarintBig, putZigzagBig, ...code.values);
+    super(witTypes, generic, { verb: 'encode', refused: Misfit, inline: INLINE_PRIMITIVES, Code: EncoderCode });
   }
 }
-
-/** The primitives written inline; the others (f32, u8 lists) are calls of their generic encoders. */
-const INLINE_PRIMITIVES = new Set(['bool', 'string', 'u8', 's8', 'u16', 'u32', 's16', 's32', 'u64', 's64', 'f64']);
 
 /** The bytes a value's inline writes take at most, outside loops and calls; a string's characters are made room for on their own. */
 function fixedSize(node) {
@@ -169,33 +73,24 @@ function fixedSize(node) {
   }
 }
 
-/** The lines of one generated function, and the values it closes over. */
-class Code {
-  constructor(encoders) {
-    this.encoders = encoders;
-    this.lines = [];
-    this.names = [];
-    this.values = [];
-    this.count = 0;
+/** The lines of one generated encoder. */
+class EncoderCode extends Code {
+  constructor(fitted) {
+    super(fitted);
     // The bytes the writes up to the next `ensure` may take: the fixed size of
     // the record, or of a list's item within its loop.
     this.room = 0;
   }
 
-  push(...lines) {
-    this.lines.push(...lines);
-  }
-
-  fresh(prefix) {
-    return `${prefix}${this.count++}`;
-  }
-
-  /** A name in the generated code for `value`. */
-  constant(prefix, value) {
-    const name = this.fresh(prefix);
-    this.names.push(name);
-    this.values.push(value);
-    return name;
+  /** A function `(w, v)` writing `v`, of the type `node`. */
+  function(name, node) {
+    this.push(`let bytes = w.bytes;`, `let view = w.view;`, `let pos = w.pos;`);
+    this.within(fixedSize(node), () => {
+      this.ensure();
+      this.value(node, 'v');
+    });
+    this.push(`w.pos = pos;`);
+    return this.build(name, 'w, v', { unfit: UNFIT, putVarintBig, putZigzagBig });
   }
 
   /** Runs `emit` with `room` as the bytes made room for at each `ensure`. */
@@ -263,7 +158,7 @@ class Code {
       case 'record':
         return this.record(node.fields, x);
       case 'call':
-        return this.callOut(`${this.constant('g', node.encode)}(w, ${x})`);
+        return this.callOut(`${this.constant('g', node.generic)}(w, ${x})`);
       default:
         throw new TypeError(`no inline encoding for ${node.kind}`);
     }
@@ -319,7 +214,7 @@ class Code {
     this.push(`if (typeof ${x} === 'number' && ${fits}) {`, `let ${t} = ${zigzag};`);
     this.varint(t);
     this.push(`} else if (typeof ${x} === 'bigint' && ${inRange}(64, ${x}) === ${x}) {`, `pos = ${put}(bytes, pos, ${x});`, `} else {`);
-    this.callOut(`${this.constant('g', this.encoders.generic.of(kind))}(w, ${x})`);
+    this.callOut(`${this.constant('g', this.fitted.generic.of(kind))}(w, ${x})`);
     this.push(`}`);
   }
 
@@ -342,7 +237,7 @@ class Code {
     this.varint(t);
     this.push(`for (let ${i} = 0; ${i} < ${n}; ${i}++) {`, `const ${y} = ${x}[${i}];`);
     if (item.kind === 'record') {
-      this.callOut(`${this.constant('r', this.encoders.item(item))}(w, ${y})`);
+      this.callOut(`${this.constant('r', this.fitted.item(item))}(w, ${y})`);
     } else {
       this.within(fixedSize(item), () => {
         this.ensure();

@@ -6,9 +6,11 @@
 // per type from the description `cargo xtask build` writes
 // (target/slotwise/wit-types.json), so that a large input runs straight
 // through closures, not a walk of the type tree (wire-encoders.js,
-// wire-decoders.js); a value that fits is encoded by straight-line code
-// generated per record type, and only one that does not by the generic
-// encoders, which name its field (wire-fitted.js).
+// wire-decoders.js); a value that fits is encoded, and a well-formed buffer
+// decoded, by straight-line code generated per record type, and only the
+// others by the generic codec, which names the field that does not fit or
+// says what is wrong with the buffer (wire-fitted.js,
+// wire-fitted-decoders.js).
 //
 // Values are in the rendering `slotwise reconcile --json` prints: records as
 // objects with kebab-case keys, enums as their case name, variants as "case"
@@ -19,6 +21,7 @@
 
 import { Decoders } from './wire-decoders.js';
 import { Encoders } from './wire-encoders.js';
+import { FittedDecoders } from './wire-fitted-decoders.js';
 import { FittedEncoders } from './wire-fitted.js';
 import { describe, Misfit, WireError } from './wire-errors.js';
 import { Reader } from './wire-reader.js';
@@ -54,7 +57,7 @@ const KEPT_SIZE = 8 * 1024 * 1024;
  */
 export function wireCodec(witTypes) {
   const encoders = new FittedEncoders(witTypes, new Encoders(witTypes));
-  const decoders = new Decoders(witTypes);
+  const decoders = new FittedDecoders(witTypes, new Decoders(witTypes));
   const inputType = { ref: 'reconcile-input' };
   const outcomeType = { result: { ok: { ref: 'plan' }, err: { ref: 'input-error' } } };
   const input = encoding(encoders.of(inputType), CONTENT.input, 'input');
