@@ -87,7 +87,7 @@ impl<'a> HookedGroup<'a> for GroupRun<'a> {
         self.complete = false;
     }
 
-    fn finish(self: Box<Self>) -> (GroupPlan, bool) {
+    fn finish(self) -> (GroupPlan, bool) {
         self.finish_plan()
     }
 }

@@ -5,6 +5,7 @@
 //! so nothing is computed twice.
 
 use crate::candidate::gather;
+use crate::deciding::Deciding;
 use crate::deployment::Deployments;
 use crate::group::{Context, GroupRun};
 use crate::job::{group_names, is_system};
@@ -151,7 +152,7 @@ fn groups(run: &mut JobRun) -> Outcome {
 /// Starts deciding group `name` of a service or batch job: its run, for the
 /// caller to advance, or none when the group is retired at once (its plan
 /// is then among the decided ones).
-fn start<'a>(run: &mut JobRun<'a>, name: &'a str) -> Option<Box<dyn HookedGroup<'a> + 'a>> {
+fn start<'a>(run: &mut JobRun<'a>, name: &'a str) -> Option<Box<Deciding<'a>>> {
     let (input, job) = (run.input, run.job?);
     let ctx = Context {
         job,
@@ -166,7 +167,7 @@ fn start<'a>(run: &mut JobRun<'a>, name: &'a str) -> Option<Box<dyn HookedGroup<
         Some(spec) if spec.count > 0 => {
             let deployments = std::mem::replace(&mut run.deployments, Deployments::new(None, None));
             let g = GroupRun::new(ctx, deployments, spec, candidates, run.wants);
-            Some(Box::new(g))
+            Some(Box::new(Deciding::Slots(g)))
         }
         spec => {
             crate::group::screen::server_stopped(&mut candidates, ctx.is_batch);

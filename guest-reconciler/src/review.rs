@@ -10,6 +10,7 @@ use crate::ruling::{ReviewVeto, Rulings};
 use crate::run::{Decided, JobRun};
 use crate::sentence::say;
 use crate::slot_hooks::action;
+use crate::slot_hooks::HookedGroup;
 use crate::PolicyVerdict;
 use std::collections::BTreeSet;
 

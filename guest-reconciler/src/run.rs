@@ -1,6 +1,7 @@
 //! The state of a job's reconcile while its steps run, kept whole between pauses at hook points, and the plan it comes to.
 
 use crate::candidate::Candidate;
+use crate::deciding::Deciding;
 use crate::deployment::Deployments;
 use crate::pipeline::Reporting;
 use crate::post_slot::post_slot_items;
@@ -49,7 +50,7 @@ impl Awaiting<'_> {
 /// kept whole until the review of the plan is over.
 pub(crate) enum Decided<'a> {
     Plan(Box<GroupPlan>),
-    Run(Box<dyn HookedGroup<'a> + 'a>),
+    Run(Box<Deciding<'a>>),
 }
 
 /// The state of a job's run, kept between pauses.
@@ -67,7 +68,7 @@ pub(crate) struct JobRun<'a> {
     /// Deployment groups whose canaries await promotion, once known.
     pub(crate) awaiting: Vec<Awaiting<'a>>,
     /// The group being decided, paused at a hook point.
-    pub(crate) current: Option<Box<dyn HookedGroup<'a> + 'a>>,
+    pub(crate) current: Option<Box<Deciding<'a>>>,
     /// The groups decided so far, in order.
     pub(crate) decided: Vec<Decided<'a>>,
     /// The groups still to decide, once the groups step started.

@@ -125,7 +125,9 @@ pub(crate) trait HookedGroup<'a>: Reporting {
     fn take_deployments(&mut self) -> Deployments<'a>;
     /// The group's plan, and whether it needs nothing more of the current
     /// deployment.
-    fn finish(self: Box<Self>) -> (GroupPlan, bool);
+    fn finish(self) -> (GroupPlan, bool)
+    where
+        Self: Sized;
 }
 
 /// Records what policy `by` did to slot `slot` of `g`, and why.

@@ -20,6 +20,7 @@ mod candidate;
 mod classification;
 mod component;
 mod composition;
+mod deciding;
 mod deployment;
 mod explain;
 mod followup;

@@ -29,23 +29,21 @@ mod tally;
 mod updates;
 
 use crate::candidate::gather;
+use crate::deciding::Deciding;
 use crate::deployment::Deployments;
 use crate::pipeline::Outcome;
 use crate::retire::retire_group;
 use crate::run::{Decided, JobRun};
 use crate::sentence::say;
-use crate::slot_hooks::HookedGroup;
 use crate::{phrasing, JobType, ReconcileInput};
 use nodes::NodeSet;
-use run::{Context, NodeGroupRun};
+use run::Context;
+pub(crate) use run::NodeGroupRun;
 
 /// Starts deciding group `name` of a system job: its run, for the caller
 /// to advance, or none when the group is retired at once (its plan is then
 /// among the decided ones).
-pub(crate) fn start<'a>(
-    run: &mut JobRun<'a>,
-    name: &'a str,
-) -> Option<Box<dyn HookedGroup<'a> + 'a>> {
+pub(crate) fn start<'a>(run: &mut JobRun<'a>, name: &'a str) -> Option<Box<Deciding<'a>>> {
     let (input, job) = (run.input, run.job?);
     let mut candidates = gather(input, Some(job), name);
     let spec = job.groups.iter().find(|g| g.name == name);
@@ -62,7 +60,7 @@ pub(crate) fn start<'a>(
             };
             let deployments = std::mem::replace(&mut run.deployments, Deployments::new(None, None));
             let g = NodeGroupRun::new(ctx, deployments, spec, candidates, run.wants);
-            Some(Box::new(g))
+            Some(Box::new(Deciding::Nodes(g)))
         }
         _ => {
             // Only live allocations are stopped; finished ones stay as

@@ -91,7 +91,7 @@ impl<'a> HookedGroup<'a> for NodeGroupRun<'a> {
         self.complete = false;
     }
 
-    fn finish(mut self: Box<Self>) -> (GroupPlan, bool) {
+    fn finish(mut self) -> (GroupPlan, bool) {
         if self.ctx.input.explain {
             self.plan.slots = super::explain::slots(&self);
         }
