@@ -1,7 +1,7 @@
 //! A candidate: an existing allocation as its slot sees it, with what the steps have decided about it.
 
 use crate::allocation::Glance;
-use crate::classification::{classify, Facts, Rule, Taint};
+use crate::classification::{classify, Facts, Rule, RuleId, Taint};
 use crate::policy::{GroupVersions, Policy};
 use crate::sentence::say;
 use crate::{
@@ -41,28 +41,48 @@ pub(crate) enum Standing {
     Out,
 }
 
+bitflags::bitflags! {
+    /// What the steps mark a candidate with, and two facts fixed when it is
+    /// made, as bits of one byte: eight `bool`s took eight.
+    #[derive(Clone, Copy, PartialEq, Eq)]
+    pub(crate) struct Marks: u8 {
+        /// Part of the set replaced now; may also be migrating.
+        const RESCHEDULE_NOW = 1;
+        /// A canary of the current deployment that is still in good standing.
+        const CANARY = 1 << 1;
+        /// Marked unknown because its client disconnected.
+        const DISCONNECTED = 1 << 2;
+        /// Resumed because its client reconnected.
+        const RESUMED = 1 << 3;
+        /// A stop has been decided.
+        const STOPPED = 1 << 4;
+        /// Still among the allocations later steps look at (Nomad's `all`):
+        /// not screened out, and not a canary stopped before classification.
+        const TRACKED = 1 << 5;
+        /// The plan explains its slots, so that outcomes are worth wording.
+        const EXPLAINED = 1 << 6;
+        /// A later allocation has replaced it.
+        const REPLACED = 1 << 7;
+    }
+}
+
 /// An allocation claiming a slot.
 pub(crate) struct Candidate<'a> {
     pub(crate) alloc: &'a Allocation,
     pub(crate) node: &'a Node,
     pub(crate) policy: Policy<'a>,
     pub(crate) standing: Standing,
-    pub(crate) rule: Option<&'static Rule>,
-    /// Part of the set replaced now; may also be migrating.
-    pub(crate) reschedule_now: bool,
-    /// When a follow-up evaluation should replace it.
-    pub(crate) reschedule_later: Option<Timestamp>,
-    /// A canary of the current deployment that is still in good standing.
-    pub(crate) canary: bool,
-    /// Marked unknown because its client disconnected.
-    pub(crate) disconnected: bool,
-    /// Resumed because its client reconnected.
-    pub(crate) resumed: bool,
-    /// A stop has been decided.
-    pub(crate) stopped: bool,
-    /// Still among the allocations later steps look at (Nomad's `all`): not
-    /// screened out, and not a canary stopped before classification.
-    pub(crate) tracked: bool,
+    rule: Option<RuleId>,
+    /// The rule the table gives it, found when it was made, while its
+    /// allocation's record is at hand: classifying a large group later
+    /// went back to every record.
+    ruled: RuleId,
+    /// Which of the steps' marks it bears, in one byte.
+    marks: Marks,
+    /// When a follow-up evaluation should replace it: boxed, as few
+    /// candidates have one and an unboxed time would widen every candidate
+    /// by sixteen bytes.
+    pub(crate) reschedule_later: Option<Box<Timestamp>>,
     /// The follow-up evaluation this run attaches to it.
     /// Shared by every member of a follow-up batch, so that attaching an
     /// evaluation to thousands of candidates copies no string; a thin
@@ -81,17 +101,14 @@ pub(crate) struct Candidate<'a> {
         reason = "a thin pointer keeps the candidate narrow"
     )]
     pub(crate) outcome: Option<Box<String>>,
-    /// Whether the plan explains its slots, so that outcomes are worth wording.
-    explained: bool,
     /// What the passes over a group read of the allocation, copied when the
-    /// candidate is made: its slot, its statuses and flags, whether it was
-    /// replaced, its deployment and how its fingerprint stands. The
+    /// candidate is made: its slot, its statuses and flags, its deployment
+    /// and how its fingerprint stands (whether it was replaced is a mark). The
     /// allocation's record lies far from its neighbours' and spans several
     /// cache lines, while candidates lie side by side: in a group larger
     /// than the cache, every pass that went back to the record missed.
     index: u32,
     glance: Glance,
-    replaced: bool,
     drift: Drift,
     /// The allocation's deployment, pointing at the input deployment's id
     /// when it is that one, so that comparing it reads nothing far away; a
@@ -127,14 +144,18 @@ pub(crate) struct Setting<'a> {
     pub(crate) fingerprint: Option<&'a Fingerprint>,
     pub(crate) deployment: Option<&'a String>,
     pub(crate) explained: bool,
+    /// The time the reconcile runs at, which classification reads.
+    pub(crate) now: Timestamp,
 }
 
-// Every pass over a large group streams its candidates, so they stay narrow:
-// at 96 bytes, the candidates of 300,000 allocations take 29 MB, below the
-// 32 MiB beyond which glibc maps every allocation afresh, and the kernel
-// then faults in and zeroes each of its pages again on every reconcile.
+// Every pass over a large group streams its candidates, so they stay narrow.
+// Beyond the cache a pass costs about its bytes: at 200,000 allocations,
+// widening the candidate from 96 to 128 bytes took the reconcile from 190 to
+// 235 ns per allocation, while at 10,000 it cost 2 ns. (Past 32 MiB of
+// candidates, glibc also maps them afresh, and the kernel faults in and
+// zeroes each page again on every reconcile.)
 #[cfg(target_pointer_width = "64")]
-const _: () = assert!(std::mem::size_of::<Candidate>() <= 96);
+const _: () = assert!(std::mem::size_of::<Candidate>() <= 80);
 
 impl<'a> Candidate<'a> {
     pub(crate) fn new(
@@ -147,27 +168,29 @@ impl<'a> Candidate<'a> {
             (Some(own), Some(input)) if own == input => Some(input),
             (own, _) => own,
         };
+        let mut marks = Marks::TRACKED;
+        marks.set(Marks::EXPLAINED, setting.explained);
+        marks.set(Marks::REPLACED, alloc.spec.next_allocation.is_some());
         Self {
             alloc,
             node,
             policy,
             standing: Standing::Unclassified,
             rule: None,
-            reschedule_now: false,
+            ruled: RuleId::of(classify(&Facts::new(
+                &alloc.observed,
+                policy,
+                Taint::of(node),
+                setting.now,
+            ))),
+            marks,
             reschedule_later: None,
-            canary: false,
-            disconnected: false,
-            resumed: false,
-            stopped: false,
-            tracked: true,
             followup: None,
             update: None,
             forced_update: alloc.update,
             outcome: None,
-            explained: setting.explained,
             index: alloc.spec.name_index,
             glance: alloc.observed.glance(),
-            replaced: alloc.spec.next_allocation.is_some(),
             drift: Drift::between(&alloc.spec.fingerprint, setting.fingerprint),
             deployment,
         }
@@ -208,7 +231,27 @@ impl<'a> Candidate<'a> {
 
     /// A later allocation has replaced it.
     pub(crate) fn is_replaced(&self) -> bool {
-        self.replaced
+        self.has(Marks::REPLACED)
+    }
+
+    /// Bears every mark of `marks`.
+    pub(crate) fn has(&self, marks: Marks) -> bool {
+        self.marks.contains(marks)
+    }
+
+    pub(crate) fn mark(&mut self, marks: Marks) {
+        self.marks.insert(marks);
+    }
+
+    pub(crate) fn unmark(&mut self, marks: Marks) {
+        self.marks.remove(marks);
+    }
+
+    /// Clears `mark`, saying whether the candidate bore it.
+    pub(crate) fn take(&mut self, mark: Marks) -> bool {
+        let had = self.has(mark);
+        self.unmark(mark);
+        had
     }
 
     /// How its fingerprint stands against its group's definition.
@@ -224,14 +267,14 @@ impl<'a> Candidate<'a> {
         self.standing == standing
     }
 
-    /// Runs the classification rules on the candidate, as of `now`.
-    pub(crate) fn rule_for(&self, now: Timestamp) -> &'static Rule {
-        classify(&Facts::new(
-            self.observed(),
-            self.policy,
-            Taint::of(self.node),
-            now,
-        ))
+    /// The first rule of the classification table that applies to it.
+    pub(crate) fn rule_for(&self) -> &'static Rule {
+        self.ruled.rule()
+    }
+
+    /// The rule that classified it, once one has.
+    pub(crate) fn rule(&self) -> Option<&'static Rule> {
+        self.rule.map(RuleId::rule)
     }
 
     /// The classification the candidate's standing stands for, if any.
@@ -251,7 +294,7 @@ impl<'a> Candidate<'a> {
     /// Records `rule` as the candidate's classification and moves it to the
     /// matching set.
     pub(crate) fn classify(&mut self, rule: &'static Rule) {
-        self.rule = Some(rule);
+        self.rule = Some(RuleId::of(rule));
         self.standing = match rule.class {
             Classification::Untainted => Standing::Untainted,
             Classification::Migrate => Standing::Migrating,
@@ -266,7 +309,7 @@ impl<'a> Candidate<'a> {
     /// Records what happens to the candidate, in a sentence built only when
     /// the plan explains its slots.
     pub(crate) fn settle<O: Into<String>>(&mut self, outcome: impl FnOnce() -> O) {
-        if self.explained {
+        if self.has(Marks::EXPLAINED) {
             self.outcome = Some(Box::new(outcome().into()));
         }
     }
@@ -287,7 +330,7 @@ impl<'a> Candidate<'a> {
     /// Takes the candidate out of every working set and out of view of the
     /// later steps, saying why.
     pub(crate) fn untrack<O: Into<String>>(&mut self, outcome: impl FnOnce() -> O) {
-        self.tracked = false;
+        self.unmark(Marks::TRACKED);
         self.drop_out(outcome);
     }
 
@@ -298,7 +341,7 @@ impl<'a> Candidate<'a> {
         client_status: Option<ClientStatus>,
         message: String,
     ) -> Stop {
-        self.stopped = true;
+        self.mark(Marks::STOPPED);
         self.settle(|| say!("stopped: ", message));
         Stop {
             allocation: self.id().to_string(),
@@ -353,6 +396,7 @@ pub(crate) fn gather<'a>(
             .map(|g| &g.fingerprint),
         deployment: input.deployment.as_ref().map(|d| &d.id),
         explained: input.explain,
+        now: input.now,
     };
     let allocations = input
         .allocations

@@ -196,3 +196,28 @@ pub(crate) static DEFAULT_RULE: Rule = Rule {
     name: "no-rule-matched",
     class: Untainted,
 };
+
+/// A rule by its place in [`RULES`]: one byte where a reference takes eight,
+/// so that a candidate stays narrow.
+#[derive(Clone, Copy)]
+pub(crate) struct RuleId(u8);
+
+impl RuleId {
+    /// Where the default rule stands: past the table.
+    const DEFAULT: u8 = RULES.len() as u8;
+
+    /// `rule`'s place, found from its address: `classify` returns only rules
+    /// of the table or the default.
+    pub(crate) fn of(rule: &'static Rule) -> Self {
+        let offset = (rule as *const Rule as usize).wrapping_sub(RULES.as_ptr() as usize);
+        let at = offset / std::mem::size_of::<Rule>();
+        match RULES.get(at) {
+            Some(found) if std::ptr::eq(found, rule) => Self(at as u8),
+            _ => Self(Self::DEFAULT),
+        }
+    }
+
+    pub(crate) fn rule(self) -> &'static Rule {
+        RULES.get(usize::from(self.0)).unwrap_or(&DEFAULT_RULE)
+    }
+}

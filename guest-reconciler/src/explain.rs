@@ -3,7 +3,7 @@
 use crate::candidate::Candidate;
 use crate::sentence::say;
 use crate::slot::Slots;
-use crate::{CandidateReport, GroupPlan, PolicyAction, SlotReport, Timestamp};
+use crate::{CandidateReport, GroupPlan, PolicyAction, SlotReport};
 use std::collections::BTreeMap;
 
 /// One report per slot below `count` and per slot anything claims or fills.
@@ -13,7 +13,6 @@ pub(crate) fn slots(
     candidates: &[Candidate],
     plan: &GroupPlan,
     actions: &[PolicyAction],
-    now: Timestamp,
 ) -> Vec<SlotReport> {
     let mut decisions: BTreeMap<u32, Vec<String>> = BTreeMap::new();
     let mut note = |index: u32, text: String| decisions.entry(index).or_default().push(text);
@@ -59,7 +58,7 @@ pub(crate) fn slots(
         .map(|index| {
             let claimants = candidates[slots.claimants(index)]
                 .iter()
-                .map(|c| report(c, now))
+                .map(report)
                 .collect();
             SlotReport {
                 index,
@@ -78,8 +77,8 @@ pub(crate) fn slots(
 /// A candidate's report. A candidate screened out before classification is
 /// reported with what the rule table says of it all the same, so that a reader
 /// sees every allocation's class; its outcome says it was screened out.
-fn report(c: &Candidate, now: Timestamp) -> CandidateReport {
-    let rule = c.rule.unwrap_or_else(|| c.rule_for(now));
+fn report(c: &Candidate) -> CandidateReport {
+    let rule = c.rule().unwrap_or_else(|| c.rule_for());
     CandidateReport {
         allocation: c.id().to_string(),
         classification: Some(rule.class),

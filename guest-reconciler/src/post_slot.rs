@@ -5,6 +5,7 @@
 //! (a rollout budget, say) is not handed to another slot in the same round,
 //! so the policy is never asked about changes it has not seen.
 
+use crate::candidate::Marks;
 use crate::followup::batches;
 use crate::pipeline::Outcome;
 use crate::ruling::{PostSlot, Ruling, Rulings};
@@ -269,14 +270,14 @@ pub(crate) fn withdraw<'a>(
             if !touched.contains(c.id()) {
                 continue;
             }
-            if std::mem::take(&mut c.reschedule_now) {
+            if c.take(Marks::RESCHEDULE_NOW) {
                 counters.reschedule_now = counters.reschedule_now.saturating_sub(1);
             }
             if c.reschedule_later.take().is_some() {
                 counters.reschedule_later = counters.reschedule_later.saturating_sub(1);
             }
-            c.stopped = false;
-            c.resumed = false;
+            c.unmark(Marks::STOPPED);
+            c.unmark(Marks::RESUMED);
             c.followup = None;
             c.settle(|| say!("left as it is: ", why));
         }

@@ -1,6 +1,6 @@
 //! Pre-slot: the slots of a group before it is decided are put to whoever wants a say, who may hold a slot, reclassify its candidates or choose how they update.
 
-use crate::candidate::Standing;
+use crate::candidate::{Marks, Standing};
 use crate::pipeline::Outcome;
 use crate::ruling::{Adjusted, PreSlot, Ruling, Rulings};
 use crate::sentence::say;
@@ -54,7 +54,7 @@ fn hold<'a>(g: &mut impl HookedGroup<'a>, slot: u32, by: &str, why: &str) {
     parts.hooks.held.insert(slot);
     let mut ignored = 0;
     for c in &mut parts.candidates[claimants] {
-        if !c.tracked || c.is(Standing::Out) {
+        if !c.has(Marks::TRACKED) || c.is(Standing::Out) {
             continue;
         }
         if !c.is(Standing::Ignored) {
@@ -84,7 +84,7 @@ fn adjust<'a>(
             continue;
         }
         let c = &mut parts.candidates[a.candidate];
-        if !c.tracked || c.is(Standing::Out) {
+        if !c.has(Marks::TRACKED) || c.is(Standing::Out) {
             continue;
         }
         if let Some(standing) = a.standing {

@@ -87,13 +87,7 @@ fn stop_job(run: &mut JobRun) -> Outcome {
                 c.untrack(|| "already terminal; nothing to stop");
             }
         }
-        let plan = retire(
-            name,
-            &mut candidates,
-            Retirement::JobStopped,
-            input.now,
-            input.explain,
-        );
+        let plan = retire(name, &mut candidates, Retirement::JobStopped, input.explain);
         run.decided.push(Decided::Plan(Box::new(plan)));
     }
     let why = if job.is_some() { "stopped" } else { "gone" };

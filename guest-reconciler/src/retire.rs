@@ -1,11 +1,11 @@
 //! Retiring: every allocation of a stopped job, a removed group or a group scaled to zero is stopped.
 
-use crate::candidate::Candidate;
+use crate::candidate::{Candidate, Marks};
 use crate::group::empty_plan;
 use crate::sentence::say;
 use crate::{
     Classification, ClientStatus, GroupPlan, Reason, ReconcileInput, StepReport, StepStatus,
-    TaskGroup, Timestamp,
+    TaskGroup,
 };
 
 /// Why a group's allocations all go.
@@ -47,7 +47,7 @@ pub(crate) fn retire_group(
         Some(_) => Retirement::ScaledToZero,
         None => Retirement::GroupRemoved,
     };
-    let plan = retire(name, candidates, why, input.now, input.explain);
+    let plan = retire(name, candidates, why, input.explain);
     reports.push(StepReport {
         step: "retire".into(),
         group: Some(name.to_string()),
@@ -63,13 +63,12 @@ pub(crate) fn retire(
     group: &str,
     candidates: &mut [Candidate],
     why: Retirement,
-    now: Timestamp,
     explain: bool,
 ) -> GroupPlan {
     let mut plan = empty_plan(group);
     let because = why.because(group);
-    for c in candidates.iter_mut().filter(|c| c.tracked) {
-        let rule = c.rule_for(now);
+    for c in candidates.iter_mut().filter(|c| c.has(Marks::TRACKED)) {
+        let rule = c.rule_for();
         c.classify(rule);
         plan.counters.stop += 1;
         let entry = match rule.class {
@@ -89,7 +88,7 @@ pub(crate) fn retire(
     }
     if explain {
         let slots = crate::slot::Slots::new(candidates);
-        plan.slots = crate::explain::slots(0, &slots, candidates, &plan, &[], now);
+        plan.slots = crate::explain::slots(0, &slots, candidates, &plan, &[]);
     }
     plan
 }

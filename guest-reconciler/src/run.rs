@@ -41,7 +41,7 @@ impl Awaiting<'_> {
     pub(crate) fn healthy(&self) -> usize {
         self.canaries
             .iter()
-            .filter(|c| c.observed().health.as_ref().and_then(|h| h.healthy) == Some(true))
+            .filter(|c| c.glance().is_healthy())
             .count()
     }
 }

@@ -230,7 +230,7 @@ impl<'r> Builder<'r> {
         let node = self
             .tables
             .node(c.alloc.spec.node, self.input_nodes, self.reads);
-        let (view, rule) = candidate(c, node, self.now, self.reads);
+        let (view, rule) = candidate(c, node, self.reads);
         plugin::Candidate {
             rule: self.tables.rule(rule),
             ..view
@@ -292,7 +292,7 @@ fn promotion(run: &JobRun, reads: ViewParts) -> (Shown, Batch) {
         let first = candidates.len() as u32;
         for c in canaries {
             let node = tables.node(c.alloc.spec.node, &run.input.nodes, reads);
-            let (view, rule) = candidate(c, node, now, reads);
+            let (view, rule) = candidate(c, node, reads);
             candidates.push(plugin::Candidate {
                 rule: tables.rule(rule),
                 ..view
@@ -404,14 +404,9 @@ impl Names {
 
 /// A candidate as plugins see it, on batch node `node`, and the name of its
 /// classification rule.
-fn candidate(
-    c: &Candidate,
-    node: u32,
-    now: Timestamp,
-    reads: ViewParts,
-) -> (plugin::Candidate, &'static str) {
+fn candidate(c: &Candidate, node: u32, reads: ViewParts) -> (plugin::Candidate, &'static str) {
     let observed = c.observed();
-    let rule = c.rule.unwrap_or_else(|| c.rule_for(now));
+    let rule = c.rule().unwrap_or_else(|| c.rule_for());
     let class = c.class().unwrap_or(rule.class);
     let view = plugin::Candidate {
         allocation: reads.allocation_ids.then(|| c.id().to_string()),

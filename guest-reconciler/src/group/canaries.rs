@@ -1,7 +1,7 @@
 //! Canaries: those of a superseded or failed deployment are stopped, those on bad nodes are replaced, the rest are kept.
 
 use super::run::GroupRun;
-use crate::candidate::Standing;
+use crate::candidate::{Marks, Standing};
 use crate::pipeline::Outcome;
 use crate::sentence::say;
 use crate::{Classification, ClientStatus, Reason};
@@ -16,7 +16,7 @@ pub(super) fn run(g: &mut GroupRun) -> Outcome {
     let mut cancelled = 0;
     for i in 0..g.candidates.len() {
         let c = &g.candidates[i];
-        if !c.tracked || !doomed.contains(c.id()) {
+        if !c.has(Marks::TRACKED) || !doomed.contains(c.id()) {
             continue;
         }
         let deployment = c.alloc.spec.deployment.as_deref().unwrap_or("?");
@@ -47,10 +47,10 @@ pub(super) fn run(g: &mut GroupRun) -> Outcome {
     let (mut kept, mut replaced) = (0, 0);
     for i in 0..g.candidates.len() {
         let c = &g.candidates[i];
-        if !c.tracked || !placed.contains(c.id()) {
+        if !c.has(Marks::TRACKED) || !placed.contains(c.id()) {
             continue;
         }
-        let rule = c.rule_for(g.ctx.now);
+        let rule = c.rule_for();
         // These stops are transient churn of a running deployment: Nomad does
         // not count them.
         match rule.class {
@@ -67,7 +67,7 @@ pub(super) fn run(g: &mut GroupRun) -> Outcome {
                 replaced += 1;
             }
             Classification::Untainted => {
-                g.candidates[i].canary = true;
+                g.candidates[i].mark(Marks::CANARY);
                 kept += 1;
             }
             _ => {}
@@ -86,6 +86,6 @@ pub(super) fn run(g: &mut GroupRun) -> Outcome {
 /// Takes a stopped canary out of view, keeping the stop as its outcome.
 fn leave(g: &mut GroupRun, i: usize) {
     let c = &mut g.candidates[i];
-    c.tracked = false;
+    c.unmark(Marks::TRACKED);
     c.standing = Standing::Out;
 }

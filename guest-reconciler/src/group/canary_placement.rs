@@ -1,6 +1,7 @@
 //! Canary placement: a destructive change under an update strategy with canaries first places the canaries it lacks.
 
 use super::run::GroupRun;
+use crate::candidate::Marks;
 use crate::pipeline::Outcome;
 use crate::sentence::say;
 use crate::{Placement, Reason};
@@ -12,7 +13,7 @@ pub(super) fn run(g: &mut GroupRun) -> Outcome {
     let canary_slots: Vec<u32> = g
         .candidates
         .iter()
-        .filter(|c| c.canary)
+        .filter(|c| c.has(Marks::CANARY))
         .map(|c| c.index())
         .collect();
     let have = canary_slots.len() as u32;

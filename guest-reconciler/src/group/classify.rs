@@ -1,20 +1,19 @@
 //! Classification: every allocation in play gets its set from the rule table, and the rule that put it there.
 
 use super::run::GroupRun;
-use crate::candidate::Standing;
+use crate::candidate::{Marks, Standing};
 use crate::pipeline::Outcome;
 use crate::sentence::say;
 use crate::Classification;
 
 pub(super) fn run(g: &mut GroupRun) -> Outcome {
-    let now = g.ctx.now;
     let mut tally = [0u32; 7];
     for c in g
         .candidates
         .iter_mut()
-        .filter(|c| c.tracked && c.is(Standing::Unclassified))
+        .filter(|c| c.has(Marks::TRACKED) && c.is(Standing::Unclassified))
     {
-        let rule = c.rule_for(now);
+        let rule = c.rule_for();
         c.classify(rule);
         c.settle(|| say!(describe(rule.class), " (rule ", rule.name, ")"));
         tally[rule.class as usize] += 1;

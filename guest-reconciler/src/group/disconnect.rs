@@ -2,7 +2,7 @@
 
 use super::rescheduling::{already_replaced, screen, verdict, Screen, Verdict};
 use super::run::GroupRun;
-use crate::candidate::Standing;
+use crate::candidate::{Marks, Standing};
 use crate::followup::{batches, Purpose};
 use crate::pipeline::Outcome;
 use crate::sentence::say;
@@ -26,17 +26,17 @@ pub(super) fn run(g: &mut GroupRun) -> Outcome {
             Some(verdict(g, c, true))
         };
         let c = &mut g.candidates[d];
-        c.disconnected = true;
+        c.mark(Marks::DISCONNECTED);
         match outcome {
             None => c.standing = Standing::Out,
             Some(Verdict::Now) => {
                 c.standing = Standing::Rescheduled;
-                c.reschedule_now = true;
+                c.mark(Marks::RESCHEDULE_NOW);
                 replaced += 1;
             }
             Some(Verdict::Later(at)) => {
                 c.standing = Standing::Untainted;
-                c.reschedule_later = Some(at);
+                c.reschedule_later = Some(Box::new(at));
             }
             Some(Verdict::Stay) => c.standing = Standing::Untainted,
         }
@@ -60,7 +60,11 @@ pub(super) fn run(g: &mut GroupRun) -> Outcome {
         .count();
     let counters = &mut g.plan.counters;
     counters.disconnect = disconnecting.len() as u32;
-    counters.reschedule_now = g.candidates.iter().filter(|c| c.reschedule_now).count() as u32;
+    counters.reschedule_now = g
+        .candidates
+        .iter()
+        .filter(|c| c.has(Marks::RESCHEDULE_NOW))
+        .count() as u32;
     counters.reschedule_later = later as u32;
     Outcome::done(say!(
         disconnecting.len(),

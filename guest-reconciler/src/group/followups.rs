@@ -1,7 +1,7 @@
 //! Follow-ups: expired allocations become lost, and work that must wait gets a follow-up evaluation.
 
 use super::run::GroupRun;
-use crate::candidate::Standing;
+use crate::candidate::{Marks, Standing};
 use crate::followup::{batches, Purpose};
 use crate::pipeline::Outcome;
 use crate::sentence::say;
@@ -32,7 +32,12 @@ pub(super) fn run(g: &mut GroupRun) -> Outcome {
     g.create_evals(batches(lost_later), Purpose::LostLater, true);
 
     let later: Vec<(usize, i64)> = (0..g.candidates.len())
-        .filter_map(|i| g.candidates[i].reschedule_later.map(|at| (i, at)))
+        .filter_map(|i| {
+            g.candidates[i]
+                .reschedule_later
+                .as_deref()
+                .map(|&at| (i, at))
+        })
         .collect();
     g.rescheduling_later = later.len();
     let positions: Vec<usize> = later.iter().map(|&(i, _)| i).collect();
@@ -41,7 +46,7 @@ pub(super) fn run(g: &mut GroupRun) -> Outcome {
         let c = &g.candidates[i];
         // A disconnected allocation carries the evaluation on its disconnect
         // update, a migrating one on its migration stop.
-        if c.disconnected || c.is(Standing::Migrating) {
+        if c.has(Marks::DISCONNECTED) || c.is(Standing::Migrating) {
             continue;
         }
         g.plan.attribute_updates.push(AllocationUpdate {
@@ -56,7 +61,7 @@ pub(super) fn run(g: &mut GroupRun) -> Outcome {
         g.plan.counters.reschedule_later = positions.len() as u32;
     }
 
-    for c in g.candidates.iter().filter(|c| c.disconnected) {
+    for c in g.candidates.iter().filter(|c| c.has(Marks::DISCONNECTED)) {
         g.plan.disconnect_updates.push(AllocationUpdate {
             allocation: c.id().to_string(),
             name_index: c.index(),

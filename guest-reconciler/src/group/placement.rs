@@ -1,7 +1,7 @@
 //! Placement: failed allocations are replaced, lost ones replaced up to the count, free slots filled; the deployment decides how much of it happens now.
 
 use super::run::{GroupRun, Proposal};
-use crate::candidate::{Candidate, Standing};
+use crate::candidate::{Candidate, Marks, Standing};
 use crate::pipeline::Outcome;
 use crate::sentence::say;
 use crate::{ClientStatus, Placement, Reason};
@@ -37,7 +37,7 @@ fn propose(g: &mut GroupRun) {
     let count = g.spec.count;
     let canarying = g.canarying;
     let mut proposed: Vec<Proposal> = (0..g.candidates.len())
-        .filter(|&i| g.candidates[i].reschedule_now)
+        .filter(|&i| g.candidates[i].has(Marks::RESCHEDULE_NOW))
         .map(|i| {
             let c = &g.candidates[i];
             replacement(
@@ -56,7 +56,7 @@ fn propose(g: &mut GroupRun) {
         .map(|c| {
             usize::from(c.is(Standing::Untainted))
                 + usize::from(c.is(Standing::Migrating))
-                + usize::from(c.reschedule_now)
+                + usize::from(c.has(Marks::RESCHEDULE_NOW))
         })
         .sum::<usize>()
         + g.held_within_count();
@@ -135,8 +135,8 @@ fn replacement(
 fn stop_replaced_failures(g: &mut GroupRun) {
     for i in 0..g.candidates.len() {
         let c = &g.candidates[i];
-        let failed = c.reschedule_now
-            && !c.disconnected
+        let failed = c.has(Marks::RESCHEDULE_NOW)
+            && !c.has(Marks::DISCONNECTED)
             && !c.is(Standing::Migrating)
             && c.client_status() != ClientStatus::Unknown;
         if failed {
@@ -178,7 +178,7 @@ fn place_despite_deployment(g: &mut GroupRun) -> u32 {
         }
         g.plan.placements.push(p.placement);
         placed += 1;
-        if !g.candidates[prev].disconnected {
+        if !g.candidates[prev].has(Marks::DISCONNECTED) {
             let message = "failed; a replacement is placed".to_string();
             g.stop(prev, Reason::RescheduleNow, None, message, true);
         }

@@ -1,7 +1,7 @@
 //! Reconnection: allocations whose client came back either resume, or give way to the replacements placed meanwhile.
 
 use super::run::GroupRun;
-use crate::candidate::Standing;
+use crate::candidate::{Marks, Standing};
 use crate::pipeline::Outcome;
 use crate::reconnect_strategy::{pick, Keep};
 use crate::sentence::say;
@@ -22,7 +22,7 @@ pub(super) fn run(g: &mut GroupRun) -> Outcome {
         .candidates
         .iter()
         .enumerate()
-        .filter(|(_, c)| c.tracked)
+        .filter(|(_, c)| c.has(Marks::TRACKED))
         .map(|(i, c)| (c.id(), i))
         .collect();
     let stops_before = g.plan.stops.len();
@@ -37,19 +37,19 @@ pub(super) fn run(g: &mut GroupRun) -> Outcome {
             c.standing,
             Standing::Untainted | Standing::Migrating | Standing::Lost | Standing::Disconnecting
         );
-        if c.stopped && (in_working_set || c.is(Standing::Reconnecting)) {
+        if c.has(Marks::STOPPED) && (in_working_set || c.is(Standing::Reconnecting)) {
             c.standing = Standing::Out;
         }
     }
     let mut resumed = 0;
     for &r in &reconnecting {
-        if g.candidates[r].stopped {
+        if g.candidates[r].has(Marks::STOPPED) {
             continue;
         }
         g.candidates[r].standing = Standing::Untainted;
         if resumes(g, r) {
             let c = &mut g.candidates[r];
-            c.resumed = true;
+            c.mark(Marks::RESUMED);
             let message = say!(
                 "client on node ",
                 c.node.id,

@@ -2,7 +2,7 @@
 
 use super::run::GroupRun;
 use crate::allocation::Glance;
-use crate::candidate::{Candidate, Standing};
+use crate::candidate::{Candidate, Marks, Standing};
 use crate::pipeline::Outcome;
 use crate::sentence::say;
 use crate::{phrasing, reschedule, ClientStatus, DesiredStatus, ObservedState, Timestamp};
@@ -145,7 +145,7 @@ pub(super) fn run(g: &mut GroupRun) -> Outcome {
         let c = &mut g.candidates[i];
         match verdict {
             Verdict::Now => {
-                c.reschedule_now = true;
+                c.mark(Marks::RESCHEDULE_NOW);
                 if !migrating {
                     c.standing = Standing::Rescheduled;
                 }
@@ -153,7 +153,7 @@ pub(super) fn run(g: &mut GroupRun) -> Outcome {
                 now += 1;
             }
             Verdict::Later(at) => {
-                c.reschedule_later = Some(at);
+                c.reschedule_later = Some(Box::new(at));
                 c.settle(|| say!("failed; replaced ", phrasing::relative(at, g.ctx.now)));
                 later += 1;
             }

@@ -1,6 +1,7 @@
 //! Rollout: a change under an update strategy gets a deployment, unless one already tracks the group.
 
 use super::run::GroupRun;
+use crate::candidate::Marks;
 use crate::deployment::strategy;
 use crate::pipeline::Outcome;
 use crate::sentence::say;
@@ -18,7 +19,7 @@ pub(super) fn run(g: &mut GroupRun) -> Outcome {
     let job = g.ctx.job;
     let updating_spec = !g.destructive.is_empty() || g.in_place > 0;
     let version_runs = g.candidates.iter().any(|c| {
-        c.tracked
+        c.has(Marks::TRACKED)
             && c.alloc.spec.job_version == job.version
             && c.alloc.spec.job_create_index == job.create_index
     });

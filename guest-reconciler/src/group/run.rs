@@ -1,6 +1,6 @@
 //! The state of one group while its steps run, and what the steps do to it that more than one step needs.
 
-use crate::candidate::{Candidate, Standing};
+use crate::candidate::{Candidate, Marks, Standing};
 use crate::deployment::Deployments;
 use crate::followup::{Batch, Purpose};
 use crate::occupancy::Occupancy;
@@ -123,7 +123,6 @@ impl<'a> GroupRun<'a> {
                 &self.candidates,
                 &self.plan,
                 &self.hooks.actions,
-                self.ctx.now,
             );
         }
         (self.plan, self.complete)
@@ -149,7 +148,7 @@ impl<'a> GroupRun<'a> {
     /// set aside while it awaits promotion.
     pub(crate) fn is_working(&self, i: usize) -> bool {
         let c = &self.candidates[i];
-        c.is(Standing::Untainted) && !(self.canarying && c.canary)
+        c.is(Standing::Untainted) && !(self.canarying && c.has(Marks::CANARY))
     }
 
     /// How many slots below the count a policy holds: each stands for one
@@ -161,7 +160,10 @@ impl<'a> GroupRun<'a> {
 
     /// How many candidates are being replaced now.
     pub(crate) fn rescheduling_now(&self) -> usize {
-        self.candidates.iter().filter(|c| c.reschedule_now).count()
+        self.candidates
+            .iter()
+            .filter(|c| c.has(Marks::RESCHEDULE_NOW))
+            .count()
     }
 
     /// Stops the candidate at `i`, once. `counted` says whether the stop shows
@@ -175,11 +177,11 @@ impl<'a> GroupRun<'a> {
         counted: bool,
     ) {
         let c = &mut self.candidates[i];
-        if c.stopped {
+        if c.has(Marks::STOPPED) {
             return;
         }
         // A stop supersedes resuming the same allocation in this plan.
-        if std::mem::take(&mut c.resumed) {
+        if c.take(Marks::RESUMED) {
             self.plan
                 .reconnect_updates
                 .retain(|u| u.allocation != c.id());

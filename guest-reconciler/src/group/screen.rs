@@ -1,7 +1,7 @@
 //! Screening: allocations the server already stopped, and finished batch work of older versions, leave the reconcile.
 
 use super::run::GroupRun;
-use crate::candidate::{Candidate, Standing};
+use crate::candidate::{Candidate, Marks, Standing};
 use crate::pipeline::Outcome;
 use crate::sentence::say;
 
@@ -31,7 +31,7 @@ pub(super) fn run(g: &mut GroupRun) -> Outcome {
     let mut old = 0;
     if g.ctx.is_batch {
         let (version, create_index) = (g.ctx.job.version, g.ctx.job.create_index);
-        for c in g.candidates.iter_mut().filter(|c| c.tracked) {
+        for c in g.candidates.iter_mut().filter(|c| c.has(Marks::TRACKED)) {
             if c.is_terminal() && c.is_older_than(version, create_index) {
                 c.untrack(|| {
                     say!(

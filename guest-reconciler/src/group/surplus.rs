@@ -1,7 +1,7 @@
 //! Surplus: lost allocations are stopped, and when more allocations claim slots than the count allows, slots give up their claims, highest first.
 
 use super::run::GroupRun;
-use crate::candidate::Standing;
+use crate::candidate::{Marks, Standing};
 use crate::occupancy::Occupancy;
 use crate::pipeline::Outcome;
 use crate::sentence::say;
@@ -13,7 +13,7 @@ pub(super) fn run(g: &mut GroupRun) -> Outcome {
         .candidates
         .iter()
         .filter(|c| {
-            c.reschedule_now
+            c.has(Marks::RESCHEDULE_NOW)
                 || matches!(
                     c.standing,
                     Standing::Untainted
@@ -103,14 +103,14 @@ fn give_up_canary_slots(g: &mut GroupRun, surplus: &mut Surplus) {
     let mut canary_slots: Vec<u32> = g
         .candidates
         .iter()
-        .filter(|c| c.canary)
+        .filter(|c| c.has(Marks::CANARY))
         .map(|c| c.index())
         .collect();
     canary_slots.dedup();
     for &index in canary_slots.iter().rev() {
         let message = || say!("slot ", index, " is held by a promoted canary");
         give_up(g, index, surplus, Reason::CanaryPromoted, message, |c| {
-            !c.canary
+            !c.has(Marks::CANARY)
         });
     }
 }
@@ -156,7 +156,12 @@ fn give_up(
 ) {
     for i in g.slots.claimants(index).rev() {
         let c = &g.candidates[i];
-        if surplus.done() || !g.is_working(i) || c.stopped || c.is_server_terminal() || !which(c) {
+        if surplus.done()
+            || !g.is_working(i)
+            || c.has(Marks::STOPPED)
+            || c.is_server_terminal()
+            || !which(c)
+        {
             continue;
         }
         surplus.take(g, i, reason, message());
@@ -186,7 +191,7 @@ impl Surplus {
 fn lost_because(g: &GroupRun, i: usize) -> String {
     let c = &g.candidates[i];
     let node = &c.node.id;
-    match c.rule.map(|r| r.name) {
+    match c.rule().map(|r| r.name) {
         Some("node-gone") => say!("node ", node, " is no longer known; the allocation is lost"),
         Some("disconnected-while-pending") => {
             say!("node ", node, " disconnected before the allocation started")

@@ -1,7 +1,7 @@
 //! Updates: each allocation that stays is compared with the group's definition; it is left alone, updated in place, or due for replacement.
 
 use super::run::GroupRun;
-use crate::candidate::{Candidate, Drift, Standing};
+use crate::candidate::{Candidate, Drift, Marks, Standing};
 use crate::pipeline::Outcome;
 use crate::sentence::say;
 use crate::{AllocationUpdate, Reason, UpdateKind};
@@ -63,7 +63,7 @@ pub(super) fn run(g: &mut GroupRun) -> Outcome {
         for c in g
             .candidates
             .iter_mut()
-            .filter(|c| c.canary && c.is(Standing::Untainted))
+            .filter(|c| c.has(Marks::CANARY) && c.is(Standing::Untainted))
         {
             c.standing = Standing::Out;
             c.settle(|| "canary awaiting promotion; kept");

@@ -1,7 +1,7 @@
 //! Budget: how many allocations the rollout may replace now: the group's max-parallel, less those the current deployment placed that are not yet healthy or unhealthy.
 
 use super::run::NodeGroupRun;
-use crate::candidate::Standing;
+use crate::candidate::{Marks, Standing};
 use crate::deployment::strategy;
 use crate::pipeline::Outcome;
 use crate::sentence::say;
@@ -25,7 +25,7 @@ pub(super) fn run(g: &mut NodeGroupRun) -> Outcome {
             .iter()
             .filter(|c| {
                 c.is(Standing::Ignored)
-                    && !c.resumed
+                    && !c.has(Marks::RESUMED)
                     && c.in_deployment(id)
                     && !c.glance().is_healthy()
                     && !c.glance().is_unhealthy()

@@ -2,7 +2,7 @@
 
 use super::rules::{classify, NodeFacts, Verdict};
 use super::run::NodeGroupRun;
-use crate::candidate::Standing;
+use crate::candidate::{Marks, Standing};
 use crate::classification::Taint;
 use crate::pipeline::Outcome;
 use crate::sentence::say;
@@ -12,7 +12,7 @@ pub(super) fn run(g: &mut NodeGroupRun) -> Outcome {
     let (now, sysbatch) = (g.ctx.input.now, g.ctx.sysbatch);
     let mut tally: BTreeMap<&'static str, u32> = BTreeMap::new();
     for (i, c) in g.candidates.iter_mut().enumerate() {
-        if !c.tracked || !c.is(Standing::Unclassified) {
+        if !c.has(Marks::TRACKED) || !c.is(Standing::Unclassified) {
             continue;
         }
         let rule = classify(&NodeFacts {

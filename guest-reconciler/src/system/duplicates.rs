@@ -1,7 +1,7 @@
 //! Duplicates: a node runs one allocation of a group per slot, so when several live ones stay on it, the newest of the job's current version is kept.
 
 use super::run::NodeGroupRun;
-use crate::candidate::Standing;
+use crate::candidate::{Marks, Standing};
 use crate::group::updates::decide;
 use crate::pipeline::Outcome;
 use crate::sentence::say;
@@ -11,8 +11,8 @@ use crate::{Reason, UpdateKind};
 /// not migrating, lost, or already stopped.
 fn stays(g: &NodeGroupRun, i: usize) -> bool {
     let c = &g.candidates[i];
-    c.tracked
-        && !c.stopped
+    c.has(Marks::TRACKED)
+        && !c.has(Marks::STOPPED)
         && !matches!(
             c.standing,
             Standing::Migrating | Standing::Lost | Standing::Out

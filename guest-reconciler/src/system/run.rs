@@ -3,7 +3,7 @@
 use super::nodes::NodeSet;
 use super::rules::NodeRule;
 use super::slots::{self, NodeSlot};
-use crate::candidate::Candidate;
+use crate::candidate::{Candidate, Marks};
 use crate::deployment::Deployments;
 use crate::pipeline::Reporting;
 use crate::ruling::Wants;
@@ -111,7 +111,7 @@ impl<'a> NodeGroupRun<'a> {
         counted: bool,
     ) {
         let c = &mut self.candidates[i];
-        if c.stopped {
+        if c.has(Marks::STOPPED) {
             return;
         }
         self.plan.stops.push(c.stop(reason, client_status, message));

@@ -1,7 +1,7 @@
 //! Tainted nodes and disconnected clients: migrations and lost allocations are stopped, disconnected ones marked unknown, the rest kept.
 
 use super::run::NodeGroupRun;
-use crate::candidate::Standing;
+use crate::candidate::{Marks, Standing};
 use crate::pipeline::Outcome;
 use crate::sentence::say;
 use crate::{ClientStatus, Reason};
@@ -10,7 +10,7 @@ pub(super) fn run(g: &mut NodeGroupRun) -> Outcome {
     let (mut migrated, mut lost, mut disconnected, mut kept) = (0, 0, 0, 0);
     for i in 0..g.candidates.len() {
         let c = &g.candidates[i];
-        if !c.tracked || c.stopped {
+        if !c.has(Marks::TRACKED) || c.has(Marks::STOPPED) {
             continue;
         }
         let node = &c.node.id;
@@ -37,7 +37,7 @@ pub(super) fn run(g: &mut NodeGroupRun) -> Outcome {
             Standing::Disconnecting => {
                 let message = say!("client on node ", node, " disconnected; marked unknown");
                 let c = &mut g.candidates[i];
-                c.disconnected = true;
+                c.mark(Marks::DISCONNECTED);
                 c.settle(|| message.clone());
                 let entry = c.update_entry(Reason::Disconnect, message);
                 g.plan.disconnect_updates.push(entry);

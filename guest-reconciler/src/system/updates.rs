@@ -2,7 +2,7 @@
 
 use super::nodes::Eligibility;
 use super::run::NodeGroupRun;
-use crate::candidate::Standing;
+use crate::candidate::{Marks, Standing};
 use crate::classification::Taint;
 use crate::group::updates::decide;
 use crate::pipeline::Outcome;
@@ -24,8 +24,8 @@ pub(super) fn run(g: &mut NodeGroupRun) -> Outcome {
     let mut t = Tally::default();
     for i in 0..g.candidates.len() {
         let c = &g.candidates[i];
-        if c.tracked
-            && !c.stopped
+        if c.has(Marks::TRACKED)
+            && !c.has(Marks::STOPPED)
             && matches!(c.standing, Standing::Untainted | Standing::Reconnecting)
         {
             judge(g, i, &mut t);
@@ -129,7 +129,7 @@ fn judge(g: &mut NodeGroupRun, i: usize, t: &mut Tally) {
 /// Resumes a candidate whose client came back.
 fn resume(g: &mut NodeGroupRun, i: usize) {
     let c = &mut g.candidates[i];
-    c.resumed = true;
+    c.mark(Marks::RESUMED);
     let message = say!(
         "client on node ",
         c.node.id,
