@@ -221,3 +221,19 @@ impl RuleId {
         RULES.get(usize::from(self.0)).unwrap_or(&DEFAULT_RULE)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::{RuleId, DEFAULT_RULE, RULES};
+
+    #[test]
+    fn every_rule_and_the_default_are_found_again_from_their_place() {
+        for rule in RULES.iter().chain([&DEFAULT_RULE]) {
+            assert!(
+                std::ptr::eq(RuleId::of(rule).rule(), rule),
+                "rule {}",
+                rule.name
+            );
+        }
+    }
+}
