@@ -130,14 +130,15 @@ mod tests {
     use super::*;
 
     /// A dist directory with an index, a nested asset, and a file beside it
-    /// that must stay out of reach.
-    fn site() -> (DirFiles, PathBuf) {
-        let base = std::env::temp_dir().join(format!("slotwise-playground-{}", std::process::id()));
-        let dist = base.join("dist");
+    /// that must stay out of reach; each test has its own, as tests run side
+    /// by side and one writing the files while another read them failed.
+    fn site() -> (DirFiles, tempfile::TempDir) {
+        let base = tempfile::tempdir().unwrap();
+        let dist = base.path().join("dist");
         std::fs::create_dir_all(dist.join("assets")).unwrap();
         std::fs::write(dist.join("index.html"), "<!doctype html>").unwrap();
         std::fs::write(dist.join("assets/app.js"), "export {}").unwrap();
-        std::fs::write(base.join("secret.txt"), "no").unwrap();
+        std::fs::write(base.path().join("secret.txt"), "no").unwrap();
         (DirFiles::new(&dist).unwrap(), base)
     }
 
@@ -148,7 +149,7 @@ mod tests {
 
     #[test]
     fn the_root_and_assets_resolve_inside_the_directory() {
-        let (dist, _) = site();
+        let (dist, _base) = site();
         assert_eq!(get(&dist, "/").as_deref(), Some(&b"<!doctype html>"[..]));
         assert!(get(&dist, "/?scenario=abc").is_some());
         assert_eq!(
@@ -161,7 +162,7 @@ mod tests {
     #[test]
     fn paths_that_climb_out_of_the_directory_are_refused() {
         let (dist, base) = site();
-        assert!(base.join("secret.txt").is_file());
+        assert!(base.path().join("secret.txt").is_file());
         for target in [
             "/../secret.txt",
             "/assets/../../secret.txt",
