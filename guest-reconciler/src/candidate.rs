@@ -2,6 +2,7 @@
 
 use crate::allocation::Glance;
 use crate::classification::{classify, Facts, Rule, RuleId, Taint};
+use crate::deployment::Asked;
 use crate::policy::{GroupVersions, Policy};
 use crate::sentence::say;
 use crate::{
@@ -110,10 +111,18 @@ pub(crate) struct Candidate<'a> {
     index: u32,
     glance: Glance,
     drift: Drift,
-    /// The allocation's deployment, pointing at the input deployment's id
-    /// when it is that one, so that comparing it reads nothing far away; a
-    /// thin pointer, to keep the candidate narrow.
-    deployment: Option<&'a String>,
+    /// Whether the allocation belongs to the input's deployment, to another
+    /// or to none: asking about the input's then reads nothing far away.
+    membership: Membership,
+}
+
+/// Which deployment an allocation belongs to, as far as the passes ask:
+/// one byte, where the id of another is read from the record when needed.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Membership {
+    None,
+    Input,
+    Other,
 }
 
 /// How an allocation's fingerprint stands against its group's definition.
@@ -155,7 +164,7 @@ pub(crate) struct Setting<'a> {
 // candidates, glibc also maps them afresh, and the kernel faults in and
 // zeroes each page again on every reconcile.)
 #[cfg(target_pointer_width = "64")]
-const _: () = assert!(std::mem::size_of::<Candidate>() <= 80);
+const _: () = assert!(std::mem::size_of::<Candidate>() <= 72);
 
 impl<'a> Candidate<'a> {
     pub(crate) fn new(
@@ -164,9 +173,10 @@ impl<'a> Candidate<'a> {
         policy: Policy<'a>,
         setting: Setting<'a>,
     ) -> Self {
-        let deployment = match (alloc.spec.deployment.as_ref(), setting.deployment) {
-            (Some(own), Some(input)) if own == input => Some(input),
-            (own, _) => own,
+        let membership = match (alloc.spec.deployment.as_ref(), setting.deployment) {
+            (None, _) => Membership::None,
+            (Some(own), Some(input)) if own == input => Membership::Input,
+            (Some(_), _) => Membership::Other,
         };
         let mut marks = Marks::TRACKED;
         marks.set(Marks::EXPLAINED, setting.explained);
@@ -192,7 +202,7 @@ impl<'a> Candidate<'a> {
             index: alloc.spec.name_index,
             glance: alloc.observed.glance(),
             drift: Drift::between(&alloc.spec.fingerprint, setting.fingerprint),
-            deployment,
+            membership,
         }
     }
 
@@ -372,8 +382,14 @@ impl<'a> Candidate<'a> {
     }
 
     /// Belongs to the deployment with `id`.
-    pub(crate) fn in_deployment(&self, id: &str) -> bool {
-        self.deployment.is_some_and(|d| d == id)
+    pub(crate) fn in_deployment(&self, deployment: Asked) -> bool {
+        match self.membership {
+            Membership::None => false,
+            Membership::Input => deployment.is_input,
+            Membership::Other => {
+                !deployment.is_input && self.alloc.spec.deployment.as_deref() == Some(deployment.id)
+            }
+        }
     }
 
     /// Created from an older job version or instance than (`version`, `create_index`).

@@ -54,6 +54,14 @@ pub(crate) fn strategy(update: Option<&UpdateStrategy>) -> Option<&UpdateStrateg
 }
 
 /// The deployment the run works against.
+/// A deployment as candidates are asked whether they belong to it: its id,
+/// and whether it is the input's deployment.
+#[derive(Clone, Copy)]
+pub(crate) struct Asked<'x> {
+    pub(crate) id: &'x str,
+    pub(crate) is_input: bool,
+}
+
 enum Current<'a> {
     /// The input's deployment, for the job's current version.
     Existing(&'a Deployment),
@@ -140,6 +148,29 @@ impl<'a> Deployments<'a> {
             reason,
             message: say!("deployment ", deployment.id, " is cancelled: ", why),
         });
+    }
+
+    /// The current deployment, as candidates are asked whether they belong to it.
+    pub(crate) fn current_asked(&self) -> Option<Asked<'_>> {
+        match self.current.as_ref()? {
+            Current::Existing(d) => Some(Asked {
+                id: &d.id,
+                is_input: true,
+            }),
+            Current::Created(d) => Some(self.asked(&d.id)),
+        }
+    }
+
+    /// Deployment `id`, as candidates are asked whether they belong to it.
+    pub(crate) fn asked<'x>(&self, id: &'x str) -> Asked<'x> {
+        let input = match &self.current {
+            Some(Current::Existing(d)) => Some(*d),
+            _ => self.old,
+        };
+        Asked {
+            id,
+            is_input: input.is_some_and(|d| d.id == id),
+        }
     }
 
     /// The current deployment's identifier.

@@ -20,7 +20,7 @@ fn budget(g: &GroupRun) -> (i64, &'static str) {
     if g.destructive.is_empty() && g.count_of(Standing::Migrating) == 0 {
         return (count, "nothing to replace or migrate");
     }
-    let Some(current) = g.deployments.current_id() else {
+    let Some(current) = g.deployments.current_asked() else {
         return (
             i64::from(update.max_parallel),
             "max-parallel of a new rollout",

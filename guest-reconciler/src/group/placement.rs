@@ -172,7 +172,7 @@ fn place_despite_deployment(g: &mut GroupRun) -> u32 {
         };
         if failed_deployment
             .as_deref()
-            .is_some_and(|d| g.candidates[prev].in_deployment(d))
+            .is_some_and(|d| g.candidates[prev].in_deployment(g.deployments.asked(d)))
         {
             continue;
         }

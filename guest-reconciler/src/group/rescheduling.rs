@@ -67,7 +67,7 @@ pub(super) enum Verdict {
 pub(super) fn verdict(g: &GroupRun, c: &Candidate, disconnecting: bool) -> Verdict {
     let observed = c.observed();
     let transition = c.transition();
-    if let Some(current) = g.deployments.current_id() {
+    if let Some(current) = g.deployments.current_asked() {
         let active = g
             .deployments
             .current_status()

@@ -19,7 +19,7 @@ pub(super) fn run(g: &mut NodeGroupRun) -> Outcome {
         g.budget = 0;
         return Outcome::waiting("the deployment is paused or failed: nothing is replaced");
     }
-    let pending = match g.deployments.current_id() {
+    let pending = match g.deployments.current_asked() {
         Some(id) => g
             .candidates
             .iter()
