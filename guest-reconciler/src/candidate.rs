@@ -44,7 +44,7 @@ pub(crate) enum Standing {
 
 bitflags::bitflags! {
     /// What the steps mark a candidate with, and two facts fixed when it is
-    /// made, as bits of one byte: eight `bool`s took eight.
+    /// made, as bits of one byte, where eight `bool`s took eight bytes.
     #[derive(Clone, Copy, PartialEq, Eq)]
     pub(crate) struct Marks: u8 {
         /// Part of the set replaced now; may also be migrating.

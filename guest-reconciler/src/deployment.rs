@@ -53,7 +53,6 @@ pub(crate) fn strategy(update: Option<&UpdateStrategy>) -> Option<&UpdateStrateg
     update.filter(|u| u.max_parallel > 0)
 }
 
-/// The deployment the run works against.
 /// A deployment as candidates are asked whether they belong to it: its id,
 /// and whether it is the input's deployment.
 #[derive(Clone, Copy)]
@@ -62,6 +61,7 @@ pub(crate) struct Asked<'x> {
     pub(crate) is_input: bool,
 }
 
+/// The deployment the run works against.
 enum Current<'a> {
     /// The input's deployment, for the job's current version.
     Existing(&'a Deployment),
