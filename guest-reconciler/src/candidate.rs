@@ -178,6 +178,7 @@ impl<'a> Candidate<'a> {
             (Some(own), Some(input)) if own == input => Membership::Input,
             (Some(_), _) => Membership::Other,
         };
+        let glance = alloc.observed.glance();
         let mut marks = Marks::TRACKED;
         marks.set(Marks::EXPLAINED, setting.explained);
         marks.set(Marks::REPLACED, alloc.spec.next_allocation.is_some());
@@ -189,6 +190,7 @@ impl<'a> Candidate<'a> {
             rule: None,
             ruled: RuleId::of(classify(&Facts::new(
                 &alloc.observed,
+                glance,
                 policy,
                 Taint::of(node),
                 setting.now,
@@ -200,7 +202,7 @@ impl<'a> Candidate<'a> {
             forced_update: alloc.update,
             outcome: None,
             index: alloc.spec.name_index,
-            glance: alloc.observed.glance(),
+            glance,
             drift: Drift::between(&alloc.spec.fingerprint, setting.fingerprint),
             membership,
         }
@@ -301,10 +303,11 @@ impl<'a> Candidate<'a> {
         }
     }
 
-    /// Records `rule` as the candidate's classification and moves it to the
-    /// matching set.
-    pub(crate) fn classify(&mut self, rule: &'static Rule) {
-        self.rule = Some(RuleId::of(rule));
+    /// Classifies the candidate by the rule the table gives it, moving it to
+    /// the matching set, and returns that rule.
+    pub(crate) fn classify(&mut self) -> &'static Rule {
+        self.rule = Some(self.ruled);
+        let rule = self.ruled.rule();
         self.standing = match rule.class {
             Classification::Untainted => Standing::Untainted,
             Classification::Migrate => Standing::Migrating,
@@ -314,6 +317,7 @@ impl<'a> Candidate<'a> {
             Classification::Ignore => Standing::Ignored,
             Classification::Expiring => Standing::Expiring,
         };
+        rule
     }
 
     /// Records what happens to the candidate, in a sentence built only when

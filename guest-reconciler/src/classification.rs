@@ -59,21 +59,22 @@ pub(crate) struct Facts<'a> {
 }
 
 impl<'a> Facts<'a> {
-    /// The facts of an allocation with `observed` state, following `policy`,
-    /// on a node with `taint`, as of `now`.
+    /// The facts of an allocation with `observed` state (of which `glance`
+    /// is the glance), following `policy`, on a node with `taint`, as of `now`.
     pub(crate) fn new(
         observed: &'a ObservedState,
+        glance: Glance,
         policy: Policy<'a>,
         taint: Taint<'a>,
         now: Timestamp,
     ) -> Self {
         let reconnects = matches!(
-            observed.client_status,
+            glance.client_status,
             ClientStatus::Unknown | ClientStatus::Running | ClientStatus::Failed
         ) && observed.needs_to_reconnect();
         Self {
             observed,
-            glance: observed.glance(),
+            glance,
             policy,
             taint,
             now,
@@ -88,11 +89,11 @@ impl<'a> Facts<'a> {
     }
 
     fn client(&self, status: ClientStatus) -> bool {
-        self.observed.client_status == status
+        self.glance.client_status == status
     }
 
     fn desired(&self, status: DesiredStatus) -> bool {
-        self.observed.desired_status == status
+        self.glance.desired_status == status
     }
 
     /// Unknown for longer than its group's `lost-after`.
@@ -137,7 +138,7 @@ rule_table! {
         when |f| {
             f.glance.is_server_terminal()
                 && !f.should_reconnect()
-                && f.observed.transition().migrate_disable_placement
+                && f.glance.transition.migrate_disable_placement
         },
     Rule { name: "stopped-by-server", class: Ignore }
         when |f| {
@@ -147,8 +148,8 @@ rule_table! {
         when |f| {
             f.glance.is_terminal()
                 && !f.should_reconnect()
-                && f.observed.is_canary()
-                && f.observed.transition().migrate
+                && f.glance.canary
+                && f.glance.transition.migrate
         },
     Rule { name: "terminal", class: Untainted }
         when |f| f.glance.is_terminal() && !f.should_reconnect(),
@@ -167,7 +168,7 @@ rule_table! {
     Rule { name: "disconnected", class: Disconnecting }
         when |f| f.taint.is(NodeStatus::Disconnected),
     Rule { name: "marked-to-migrate", class: Migrate }
-        when |f| f.observed.transition().migrate,
+        when |f| f.glance.transition.migrate,
     Rule { name: "reconnected", class: Reconnecting }
         when |f| f.taint.is_usable() && f.should_reconnect(),
     Rule { name: "healthy-node", class: Untainted }

@@ -68,8 +68,7 @@ pub(crate) fn retire(
     let mut plan = empty_plan(group);
     let because = why.because(group);
     for c in candidates.iter_mut().filter(|c| c.has(Marks::TRACKED)) {
-        let rule = c.rule_for();
-        c.classify(rule);
+        let rule = c.classify();
         plan.counters.stop += 1;
         let entry = match rule.class {
             Classification::Lost => {

@@ -13,8 +13,7 @@ pub(super) fn run(g: &mut GroupRun) -> Outcome {
         .iter_mut()
         .filter(|c| c.has(Marks::TRACKED) && c.is(Standing::Unclassified))
     {
-        let rule = c.rule_for();
-        c.classify(rule);
+        let rule = c.classify();
         c.settle(|| say!(describe(rule.class), " (rule ", rule.name, ")"));
         tally[rule.class as usize] += 1;
     }
