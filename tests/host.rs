@@ -32,21 +32,64 @@ fn scratch(name: &str, bytes: &[u8]) -> PathBuf {
 #[test]
 fn a_guest_trap_is_a_clean_error_and_the_next_reconcile_works() {
     let mut reconciler = reconciler();
-    // Above the component's initial 2 MiB, far below what 20,000
+    // Above the component's initial 512 KiB, far below what 20,000
     // allocations need.
     reconciler.set_memory_limit(3 << 20);
+    let small = input("allocations: {web: [{index: 0-4}]}");
+    let five_placed = |reconciler: &ComponentReconciler| {
+        let plan = reconciler
+            .reconcile_core(&small)
+            .expect("the host still works")
+            .expect("a plan");
+        assert_eq!(plan.groups[0].placements.len(), 5);
+    };
+    five_placed(&reconciler);
+    assert_eq!(reconciler.warm_instances(), 1);
+    // The trap happens first in the warm instance, then again in the fresh
+    // one the reconcile is run again in; neither is kept.
     let large = input("job: {groups: [{count: 20000}]}\nallocations: {web: [{index: 0-19999}]}");
     match reconciler.reconcile_core(&large) {
         Err(HostError::Trap(message)) => assert!(!message.is_empty()),
         other => panic!("expected a trap, got {:?}", other.map(|o| o.is_ok())),
     }
+    assert_eq!(reconciler.warm_instances(), 0);
+    five_placed(&reconciler);
     reconciler.set_memory_limit(slotwise_host::component::DEFAULT_MEMORY_LIMIT);
+    five_placed(&reconciler);
+}
+
+#[test]
+fn an_instance_is_kept_warm_only_while_its_memory_is_no_larger_than_the_pool_keeps() {
+    let reconciler = reconciler();
     let small = input("allocations: {web: [{index: 0-4}]}");
-    let plan = reconciler
+    reconciler
         .reconcile_core(&small)
-        .expect("the host still works")
+        .expect("runs")
         .expect("a plan");
-    assert_eq!(plan.groups[0].placements.len(), 5);
+    assert_eq!(reconciler.warm_instances(), 1);
+    // More memory than the 64 MiB a pooled instance keeps resident.
+    let large = input("job: {groups: [{count: 200000}]}\nallocations: {web: [{index: 0-199999}]}");
+    let plan = reconciler
+        .reconcile_core(&large)
+        .expect("runs")
+        .expect("a plan");
+    assert_eq!(plan.groups[0].placements.len(), 0);
+    assert_eq!(reconciler.warm_instances(), 0);
+}
+
+#[test]
+fn with_no_warm_instances_every_reconcile_runs_in_a_fresh_one() {
+    let mut reconciler = reconciler();
+    reconciler.set_warm_instances(0);
+    let small = input("allocations: {web: [{index: 0-4}]}");
+    for _ in 0..3 {
+        let plan = reconciler
+            .reconcile_core(&small)
+            .expect("runs")
+            .expect("a plan");
+        assert_eq!(plan.groups[0].placements.len(), 5);
+        assert_eq!(reconciler.warm_instances(), 0);
+    }
 }
 
 #[test]

@@ -12,13 +12,16 @@ fn root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
 }
 
+fn component_path() -> PathBuf {
+    std::env::var_os("SLOTWISE_COMPONENT")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| root().join("target/slotwise/reconciler.wasm"))
+}
+
 fn reconciler() -> &'static ComponentReconciler {
     static RECONCILER: OnceLock<ComponentReconciler> = OnceLock::new();
     RECONCILER.get_or_init(|| {
-        let path = std::env::var_os("SLOTWISE_COMPONENT")
-            .map(PathBuf::from)
-            .unwrap_or_else(|| root().join("target/slotwise/reconciler.wasm"));
-        ComponentReconciler::load(&path)
+        ComponentReconciler::load(&component_path())
             .unwrap_or_else(|e| panic!("{e} (build it with `cargo xtask build`)"))
     })
 }
@@ -69,6 +72,39 @@ fn every_scenario_plans_alike_on_the_typed_and_the_encoded_path() {
         compared += 1;
     }
     assert!(compared > 300, "only {compared} scenarios were compared");
+}
+
+#[test]
+fn a_warm_instance_plans_every_scenario_as_a_fresh_one_whatever_ran_in_it_before() {
+    let dirs = ["tests", "docs/examples"].map(|d| root().join(d));
+    let files = conformance::files(&dirs).expect("the scenario folders exist");
+    let inputs: Vec<Vec<u8>> = files
+        .iter()
+        .filter_map(|path| conformance::load(path).ok())
+        .map(|scenario| wire::encode_input(&scenario.input))
+        .collect();
+    let mut fresh = ComponentReconciler::load(&component_path()).expect("loads");
+    fresh.set_warm_instances(0);
+    let mut warm = ComponentReconciler::load(&component_path()).expect("loads");
+    warm.set_warm_instances(1);
+    let large = wire::encode_input(&workload::rolling_update(5_000));
+    // Forwards, then backwards with a large reconcile between each: every
+    // scenario meets a different heap left by the one before.
+    let order = (0..inputs.len()).chain((0..inputs.len()).rev());
+    for (k, i) in order.enumerate() {
+        if k % 2 == 1 {
+            warm.reconcile_encoded(&large)
+                .expect("the large workload runs");
+        }
+        let planned = |r: &ComponentReconciler| r.reconcile_encoded(&inputs[i]).expect("runs");
+        assert!(
+            planned(&warm) == planned(&fresh),
+            "{}: a warm instance planned otherwise",
+            files[i].display()
+        );
+        assert_eq!(warm.warm_instances(), 1);
+    }
+    assert!(inputs.len() > 300, "only {} scenarios", inputs.len());
 }
 
 #[test]

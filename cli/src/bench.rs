@@ -98,8 +98,9 @@ fn reconcile_table(reconciler: &ComponentReconciler, options: &Options) -> Resul
     let rounds = options.rounds;
     println!("rolling update: 60% old version, 30% new, 5% failed, 2% on a down node, 1% draining");
     println!(
-        "times: median of {rounds} interleaved rounds (best in parentheses); per allocation: \
-         median; memory: peak RSS above the input's, per allocation, in a child process\n"
+        "times: median of {rounds} interleaved rounds (best in parentheses), the component in \
+         an instance kept warm between them; per allocation: median; memory: peak RSS above \
+         the input's, per allocation, in a child process\n"
     );
     println!(
         "{:>7}  {:>19}  {:>19}  {:>19}  {:>19}  {:>6}  {:>14}  {:>14}",
@@ -228,32 +229,38 @@ fn linearity(rows: &[Row], alone: Option<&cache::Growth>) -> Option<String> {
 }
 
 /// Loading a precompiled component, then instantiation alone and with a
-/// count-10 reconcile on the encoded path, which is what a host pays per
-/// question (target 5).
+/// count-10 reconcile on the encoded path, in a fresh instance: what a host
+/// pays for its first question, or for every one when it keeps no instance
+/// warm (target 5). The same reconcile in a warm instance is printed beside.
 fn small(component_path: &Path, rounds: usize) -> Result<String> {
     let cwasm = std::env::temp_dir().join(format!("slotwise-bench-{}.cwasm", std::process::id()));
     precompile(component_path, &cwasm)?;
     let started = Instant::now();
-    let reconciler =
+    let mut reconciler =
         ComponentReconciler::load(&cwasm).context("loading the precompiled component")?;
     let load = started.elapsed();
+    reconciler.set_warm_instances(0);
+    let warm = ComponentReconciler::load(&cwasm).context("loading the precompiled component")?;
     let _ = std::fs::remove_file(&cwasm);
     let input = rolling_update(10);
     let typed: wit::ReconcileInput = transcode(&input)?;
-    let [instantiation, encoded, through] = interleaved(
+    let [instantiation, encoded, through, warmed] = interleaved(
         rounds,
         [
             &mut || drop(reconciler.instantiate_only()),
             &mut || drop(reconciler.reconcile_core(&input)),
             &mut || drop(reconciler.reconcile(&typed)),
+            &mut || drop(warm.reconcile_core(&input)),
         ],
     );
     println!("\nload of the precompiled component: {}", human(load));
     println!(
-        "instantiation alone: {}; with a count-10 reconcile: {} encoded, {} typed ({rounds} rounds)",
+        "instantiation alone: {}; with a count-10 reconcile: {} encoded, {} typed; \
+         in a warm instance: {} encoded ({rounds} rounds)",
         instantiation.show(),
         encoded.show(),
-        through.show()
+        through.show(),
+        warmed.show()
     );
     let us = encoded.median.as_secs_f64() * 1e6;
     Ok(verdict(

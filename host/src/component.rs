@@ -1,15 +1,16 @@
-//! Running the reconciler component: loading it once, then a fresh instance for every reconcile.
+//! Running the reconciler component: loading it once, then an instance per reconcile, fresh or kept warm from the last.
 
 use crate::relay::Relay;
 use crate::transcode::{transcode, TranscodeError};
+use crate::warm::{Budget, Warm, WarmInstances};
 use crate::wit;
 use sha2::{Digest, Sha256};
 use slotwise_reconciler as core;
 use std::path::{Path, PathBuf};
 use wasmtime::component::{Component, ComponentExportIndex, InstancePre, Linker, TypedFunc};
 use wasmtime::{
-    Config, Engine, InstanceAllocationStrategy, PoolingAllocationConfig, Store, StoreLimits,
-    StoreLimitsBuilder, Trap,
+    Config, Engine, InstanceAllocationStrategy, PoolingAllocationConfig, Store, StoreLimitsBuilder,
+    Trap,
 };
 
 /// What can go wrong running the component.
@@ -66,6 +67,10 @@ const TABLE_KEEP_RESIDENT: usize = 1 << 20;
 /// How many instances may exist at once in one engine.
 const POOLED_INSTANCES: u32 = 64;
 
+/// How many idle instances a reconciler keeps warm unless told otherwise:
+/// one per thread that reconciles at once, up to this.
+pub const DEFAULT_WARM_INSTANCES: usize = 4;
+
 /// The memory one reconcile may use unless told otherwise: the most a 32-bit
 /// guest can address. A reconcile of 100,000 allocations uses about 100 MiB.
 pub const DEFAULT_MEMORY_LIMIT: usize = 4 << 30;
@@ -79,12 +84,13 @@ const ENCODED_FUNCTION: &str = "reconcile-encoded";
 /// The reconciler component, compiled and ready to instantiate.
 pub struct ComponentReconciler {
     engine: Engine,
-    pre: InstancePre<StoreLimits>,
+    pre: InstancePre<Budget>,
     /// The same, with the bindings of every export, for sessions.
-    bindings: wit::ReconcilerPre<StoreLimits>,
+    bindings: wit::ReconcilerPre<Budget>,
     reconcile: ComponentExportIndex,
     reconcile_encoded: ComponentExportIndex,
     memory_limit: usize,
+    warm: WarmInstances,
 }
 
 impl ComponentReconciler {
@@ -153,7 +159,7 @@ impl ComponentReconciler {
     }
 
     fn from_component(engine: Engine, component: &Component) -> Result<Self, String> {
-        let linker: Linker<StoreLimits> = Linker::new(&engine);
+        let linker: Linker<Budget> = Linker::new(&engine);
         let pre = linker
             .instantiate_pre(component)
             .map_err(|e| e.to_string())?;
@@ -177,6 +183,7 @@ impl ComponentReconciler {
             reconcile: export(FUNCTION)?,
             reconcile_encoded: export(ENCODED_FUNCTION)?,
             memory_limit: DEFAULT_MEMORY_LIMIT,
+            warm: WarmInstances::new(DEFAULT_WARM_INSTANCES, KEEP_RESIDENT),
         })
     }
 
@@ -184,19 +191,74 @@ impl ComponentReconciler {
     /// more traps, and the next one starts afresh.
     pub fn set_memory_limit(&mut self, bytes: usize) {
         self.memory_limit = bytes;
+        self.warm.clear();
     }
 
-    fn store(&self) -> Store<StoreLimits> {
+    /// Keeps at most `count` idle instances warm for later reconciles
+    /// (default [`DEFAULT_WARM_INSTANCES`]); with 0, every reconcile runs in
+    /// a fresh instance. An instance is kept only after a reconcile that
+    /// succeeded in it, and only while its memory is no larger than what
+    /// the pool keeps resident for a fresh one (64 MiB). Sessions always
+    /// run in a fresh instance.
+    pub fn set_warm_instances(&mut self, count: usize) {
+        self.warm.set_keep(count);
+    }
+
+    /// How many idle instances are kept warm now.
+    pub fn warm_instances(&self) -> usize {
+        self.warm.idle()
+    }
+
+    fn store(&self) -> Store<Budget> {
         let limits = StoreLimitsBuilder::new()
             .memory_size(self.memory_limit)
             .build();
-        let mut store = Store::new(&self.engine, limits);
-        store.limiter(|limits| limits);
+        let mut store = Store::new(&self.engine, Budget::new(limits));
+        store.limiter(|budget| budget);
         // A plan may be as large as the reconcile's memory allows: the
         // default cap on what the guest hands back (128 MiB) would refuse
         // the plan of an input the limits admit.
         store.set_hostcall_fuel(self.memory_limit);
         store
+    }
+
+    fn fresh(&self) -> Result<Warm, HostError> {
+        let mut store = self.store();
+        let instance = self.pre.instantiate(&mut store).map_err(call_error)?;
+        let export = |store: &mut Store<Budget>, index, name: &str| {
+            instance
+                .get_func(store, index)
+                .ok_or_else(|| HostError::Call(format!("no `{INTERFACE}#{name}` export")))
+        };
+        let reconcile = export(&mut store, self.reconcile, FUNCTION)?;
+        let reconcile_encoded = export(&mut store, self.reconcile_encoded, ENCODED_FUNCTION)?;
+        Ok(Warm {
+            store,
+            reconcile,
+            reconcile_encoded,
+        })
+    }
+
+    /// Runs `call` in a warm instance if one waits, else in a fresh one,
+    /// and keeps the instance warm if it succeeded. A warm instance that
+    /// fails is dropped and the call runs again in a fresh one: the
+    /// reconcile has no effect but its answer, and what it answers must
+    /// never depend on the reconciles before (a memory limit reached only
+    /// because of blocks an earlier reconcile left in its free lists, say).
+    fn in_instance<R>(
+        &self,
+        call: impl Fn(&mut Warm) -> wasmtime::Result<R>,
+    ) -> Result<R, HostError> {
+        if let Some(mut warm) = self.warm.take() {
+            if let Ok(outcome) = call(&mut warm) {
+                self.warm.give_back(warm);
+                return Ok(outcome);
+            }
+        }
+        let mut fresh = self.fresh()?;
+        let outcome = call(&mut fresh).map_err(call_error)?;
+        self.warm.give_back(fresh);
+        Ok(outcome)
     }
 
     /// Creates a fresh instance and drops it: what every reconcile pays
@@ -210,7 +272,8 @@ impl ComponentReconciler {
         Ok(())
     }
 
-    /// Runs one reconcile in a fresh instance.
+    /// Runs one reconcile, in a warm instance if one waits, else in a
+    /// fresh one.
     ///
     /// # Errors
     /// When the component traps or fails; the next reconcile is unaffected.
@@ -218,41 +281,37 @@ impl ComponentReconciler {
         &self,
         input: &wit::ReconcileInput,
     ) -> Result<Result<wit::Plan, wit::InputError>, HostError> {
-        let mut store = self.store();
-        let instance = self.pre.instantiate(&mut store).map_err(call_error)?;
-        let func = instance
-            .get_func(&mut store, self.reconcile)
-            .ok_or_else(|| HostError::Call(format!("no `{INTERFACE}#{FUNCTION}` export")))?;
-        // SAFETY: `from_component` checked this export's signature against
-        // this one when the component was loaded; every instance of the
-        // same component has the same types. Checking again per instance
-        // would cost more than the reconcile of a small group.
-        let reconcile: TypedFunc<(&wit::ReconcileInput,), (Result<wit::Plan, wit::InputError>,)> =
-            unsafe { TypedFunc::new_unchecked(func) };
-        let (outcome,) = reconcile.call(&mut store, (input,)).map_err(call_error)?;
-        Ok(outcome)
+        self.in_instance(|warm| {
+            // SAFETY: `from_component` checked this export's signature
+            // against this one when the component was loaded; every
+            // instance of the same component has the same types. Checking
+            // again per call would cost more than the reconcile of a small
+            // group.
+            let reconcile: TypedFunc<
+                (&wit::ReconcileInput,),
+                (Result<wit::Plan, wit::InputError>,),
+            > = unsafe { TypedFunc::new_unchecked(warm.reconcile) };
+            Ok(reconcile.call(&mut warm.store, (input,))?.0)
+        })
     }
 
-    /// Runs one reconcile in a fresh instance on an encoded input (see
-    /// [`core::wire`]), returning the encoded outcome: the input and the plan
-    /// each cross the boundary as one copy.
+    /// Runs one reconcile on an encoded input (see [`core::wire`]), in a
+    /// warm instance if one waits, else in a fresh one, returning the
+    /// encoded outcome: the input and the plan each cross the boundary as
+    /// one copy.
     ///
     /// # Errors
     /// When the component traps or fails; an unreadable input is an encoded
     /// input error, not an `Err`.
     pub fn reconcile_encoded(&self, input: &[u8]) -> Result<Vec<u8>, HostError> {
-        let mut store = self.store();
-        let instance = self.pre.instantiate(&mut store).map_err(call_error)?;
-        let func = instance
-            .get_func(&mut store, self.reconcile_encoded)
-            .ok_or_else(|| {
-                HostError::Call(format!("no `{INTERFACE}#{ENCODED_FUNCTION}` export"))
-            })?;
-        // SAFETY: as in `reconcile`: the export was found when the component
-        // was loaded, and `ReconcilerPre::new` checked every export's type.
-        let reconcile: TypedFunc<(&[u8],), (Vec<u8>,)> = unsafe { TypedFunc::new_unchecked(func) };
-        let (outcome,) = reconcile.call(&mut store, (input,)).map_err(call_error)?;
-        Ok(outcome)
+        self.in_instance(|warm| {
+            // SAFETY: as in `reconcile`: the export was found when the
+            // component was loaded, and `ReconcilerPre::new` checked every
+            // export's type.
+            let reconcile: TypedFunc<(&[u8],), (Vec<u8>,)> =
+                unsafe { TypedFunc::new_unchecked(warm.reconcile_encoded) };
+            Ok(reconcile.call(&mut warm.store, (input,))?.0)
+        })
     }
 
     /// Runs one reconcile on the library's types, through the encoded path:

@@ -67,6 +67,7 @@ fn group(at: &mut Cursor) -> GroupAllocations {
     }
 }
 
+#[inline(always)]
 fn allocation(at: &mut Cursor) -> Allocation {
     Allocation {
         spec: spec(at),
@@ -79,6 +80,7 @@ fn allocation(at: &mut Cursor) -> Allocation {
     }
 }
 
+#[inline(always)]
 fn spec(at: &mut Cursor) -> AllocationSpec {
     AllocationSpec {
         id: at.string(),
@@ -98,6 +100,7 @@ fn spec(at: &mut Cursor) -> AllocationSpec {
     }
 }
 
+#[inline(always)]
 fn observed(at: &mut Cursor) -> ObservedState {
     ObservedState {
         desired_status: match at.case(3) {
