@@ -145,6 +145,10 @@ impl<'a> Cursor<'a> {
         }
         let bytes = &self.bytes[self.at..self.at + n];
         self.at += n;
+        if ascii(bytes) {
+            // SAFETY: every byte is below 0x80, and ASCII is UTF-8.
+            return unsafe { std::str::from_utf8_unchecked(bytes) }.to_owned();
+        }
         match std::str::from_utf8(bytes) {
             Ok(s) => s.to_owned(),
             Err(_) => self.fail(),
@@ -201,4 +205,23 @@ impl<'a> Cursor<'a> {
         self.at = self.bytes.len() - rest.len();
         Some(value)
     }
+}
+
+/// Whether every byte is ASCII, taken eight at a time: core's own check
+/// goes by `usize`, four bytes in the component, where it was about 3% of an
+/// encoded reconcile of 10,000 allocations (138–140 against 135–136 ns per
+/// allocation with this; ids are ASCII).
+#[inline(always)]
+fn ascii(bytes: &[u8]) -> bool {
+    let mut words = bytes.chunks_exact(8);
+    let mut high = 0u64;
+    for word in &mut words {
+        // Every chunk has eight bytes; were one not to, it would count as
+        // not ASCII and go to the full check.
+        high |= <[u8; 8]>::try_from(word).map_or(0x80, u64::from_le_bytes);
+    }
+    for &byte in words.remainder() {
+        high |= u64::from(byte);
+    }
+    high & 0x8080_8080_8080_8080 == 0
 }
