@@ -22,6 +22,15 @@ fn input(text: &str) -> slotwise_reconciler::ReconcileInput {
     parse(text, Syntax::Yaml).expect("a valid scenario").input
 }
 
+/// How many placements the first group of `input`'s plan has, through the component.
+fn placed(reconciler: &ComponentReconciler, input: &slotwise_reconciler::ReconcileInput) -> usize {
+    let plan = reconciler
+        .reconcile_core(input)
+        .expect("the host works")
+        .expect("a plan");
+    plan.groups[0].placements.len()
+}
+
 fn scratch(name: &str, bytes: &[u8]) -> PathBuf {
     let path =
         std::env::temp_dir().join(format!("slotwise-host-test-{}-{name}", std::process::id()));
@@ -36,14 +45,7 @@ fn a_guest_trap_is_a_clean_error_and_the_next_reconcile_works() {
     // allocations need.
     reconciler.set_memory_limit(3 << 20);
     let small = input("allocations: {web: [{index: 0-4}]}");
-    let five_placed = |reconciler: &ComponentReconciler| {
-        let plan = reconciler
-            .reconcile_core(&small)
-            .expect("the host still works")
-            .expect("a plan");
-        assert_eq!(plan.groups[0].placements.len(), 5);
-    };
-    five_placed(&reconciler);
+    assert_eq!(placed(&reconciler, &small), 5);
     assert_eq!(reconciler.warm_instances(), 1);
     // The trap happens first in the warm instance, then again in the fresh
     // one the reconcile is run again in; neither is kept.
@@ -53,27 +55,20 @@ fn a_guest_trap_is_a_clean_error_and_the_next_reconcile_works() {
         other => panic!("expected a trap, got {:?}", other.map(|o| o.is_ok())),
     }
     assert_eq!(reconciler.warm_instances(), 0);
-    five_placed(&reconciler);
+    assert_eq!(placed(&reconciler, &small), 5);
     reconciler.set_memory_limit(slotwise_host::component::DEFAULT_MEMORY_LIMIT);
-    five_placed(&reconciler);
+    assert_eq!(placed(&reconciler, &small), 5);
 }
 
 #[test]
 fn an_instance_is_kept_warm_only_while_its_memory_is_no_larger_than_the_pool_keeps() {
     let reconciler = reconciler();
     let small = input("allocations: {web: [{index: 0-4}]}");
-    reconciler
-        .reconcile_core(&small)
-        .expect("runs")
-        .expect("a plan");
+    assert_eq!(placed(&reconciler, &small), 5);
     assert_eq!(reconciler.warm_instances(), 1);
     // More memory than the 64 MiB a pooled instance keeps resident.
     let large = input("job: {groups: [{count: 200000}]}\nallocations: {web: [{index: 0-199999}]}");
-    let plan = reconciler
-        .reconcile_core(&large)
-        .expect("runs")
-        .expect("a plan");
-    assert_eq!(plan.groups[0].placements.len(), 0);
+    assert_eq!(placed(&reconciler, &large), 0);
     assert_eq!(reconciler.warm_instances(), 0);
 }
 
@@ -83,11 +78,7 @@ fn with_no_warm_instances_every_reconcile_runs_in_a_fresh_one() {
     reconciler.set_warm_instances(0);
     let small = input("allocations: {web: [{index: 0-4}]}");
     for _ in 0..3 {
-        let plan = reconciler
-            .reconcile_core(&small)
-            .expect("runs")
-            .expect("a plan");
-        assert_eq!(plan.groups[0].placements.len(), 5);
+        assert_eq!(placed(&reconciler, &small), 5);
         assert_eq!(reconciler.warm_instances(), 0);
     }
 }
