@@ -9,7 +9,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
 
     // Natively: slotwise-reconciler alone.
     let plan = slotwise_reconciler::reconcile(&input)?;
-    // Sandboxed: the component in wasmtime, a fresh instance per reconcile.
+    // Sandboxed: the component in wasmtime, an instance per reconcile.
     let reconciler = ComponentReconciler::load(Path::new("target/slotwise/reconciler.wasm"))?;
     assert_eq!(reconciler.reconcile_core(&input)??, plan);
 
