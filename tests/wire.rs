@@ -88,8 +88,9 @@ fn a_warm_instance_plans_every_scenario_as_a_fresh_one_whatever_ran_in_it_before
     let mut warm = ComponentReconciler::load(&component_path()).expect("loads");
     warm.set_warm_instances(1);
     let large = wire::encode_input(&workload::rolling_update(5_000));
-    // Forwards, then backwards with a large reconcile between each: every
-    // scenario meets a different heap left by the one before.
+    // Forwards, then backwards, every other scenario after a large
+    // reconcile: each meets a heap left by a different reconcile before it
+    // on the way back than on the way there.
     let order = (0..inputs.len()).chain((0..inputs.len()).rev());
     for (k, i) in order.enumerate() {
         if k % 2 == 1 {
