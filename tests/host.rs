@@ -54,6 +54,7 @@ fn a_guest_trap_is_a_clean_error_and_the_next_reconcile_works() {
         Err(HostError::Trap(message)) => assert!(!message.is_empty()),
         other => panic!("expected a trap, got {:?}", other.map(|o| o.is_ok())),
     }
+    assert_eq!(reconciler.warm_retries(), 1);
     assert_eq!(reconciler.warm_instances(), 0);
     assert_eq!(placed(&reconciler, &small), 5);
     reconciler.set_memory_limit(slotwise_host::component::DEFAULT_MEMORY_LIMIT);
@@ -70,6 +71,54 @@ fn an_instance_is_kept_warm_only_while_its_memory_is_no_larger_than_the_pool_kee
     let large = input("job: {groups: [{count: 200000}]}\nallocations: {web: [{index: 0-199999}]}");
     assert_eq!(placed(&reconciler, &large), 0);
     assert_eq!(reconciler.warm_instances(), 0);
+}
+
+#[test]
+fn a_reconcile_short_of_memory_only_in_a_warm_instance_runs_again_fresh_and_plans_as_there() {
+    let group = input("job: {groups: [{count: 20000}]}\nallocations: {web: [{index: 0-19999}]}");
+    // The least memory the group's reconcile needs in a fresh instance, to
+    // the 64 KiB page.
+    let mut fresh = reconciler();
+    fresh.set_warm_instances(0);
+    let (mut short, mut enough) = (0usize, 4096usize);
+    while enough - short > 1 {
+        let pages = (short + enough) / 2;
+        fresh.set_memory_limit(pages << 16);
+        match fresh.reconcile_core(&group) {
+            Ok(_) => enough = pages,
+            Err(_) => short = pages,
+        }
+    }
+    let least = enough << 16;
+    fresh.set_memory_limit(least);
+    let expected = fresh
+        .reconcile_core(&group)
+        .expect("fits fresh")
+        .expect("a plan");
+    // A smaller group whose allocations carry fifty one- or two-byte meta
+    // entries each: freed, those blocks wait in the free list of a size the
+    // large group hardly asks for, and the instance keeps them.
+    let mut crumbs = input("job: {groups: [{count: 2000}]}\nallocations: {web: [{index: 0-1999}]}");
+    for allocation in &mut crumbs.allocations[0].allocations {
+        allocation.observed.meta = Some((0..50).map(|i| (i.to_string(), "v".into())).collect());
+    }
+    let mut warm = reconciler();
+    warm.set_memory_limit(least);
+    assert!(warm.reconcile_core(&crumbs).expect("fits").is_ok());
+    assert_eq!((warm.warm_instances(), warm.warm_retries()), (1, 0));
+    let planned = warm
+        .reconcile_core(&group)
+        .expect("runs again fresh")
+        .expect("a plan");
+    assert_eq!(
+        warm.warm_retries(),
+        1,
+        "the warm instance had room after all"
+    );
+    assert!(
+        planned == expected,
+        "the plan differs from a fresh instance's"
+    );
 }
 
 #[test]

@@ -209,6 +209,15 @@ impl ComponentReconciler {
         self.warm.idle()
     }
 
+    /// How many reconciles have failed in a warm instance and run again in
+    /// a fresh one, whose outcome was the answer. A host may log it: each
+    /// retry cost a second reconcile. Besides traps, which fail fresh too,
+    /// a retry is what a memory limit met only because of blocks left in
+    /// the instance's free lists by earlier reconciles costs.
+    pub fn warm_retries(&self) -> u64 {
+        self.warm.retries()
+    }
+
     fn store(&self) -> Store<Budget> {
         let limits = StoreLimitsBuilder::new()
             .memory_size(self.memory_limit)
@@ -254,6 +263,7 @@ impl ComponentReconciler {
                 self.warm.give_back(warm);
                 return Ok(outcome);
             }
+            self.warm.note_retry();
         }
         let mut fresh = self.fresh()?;
         let outcome = call(&mut fresh).map_err(call_error)?;

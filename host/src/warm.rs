@@ -11,6 +11,7 @@
 //! the reconciler runs it again in a fresh instance, so that no outcome can
 //! depend on the reconciles before.
 
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Mutex, PoisonError};
 use wasmtime::component::Func;
 use wasmtime::{ResourceLimiter, Store, StoreLimits};
@@ -84,6 +85,8 @@ pub(crate) struct WarmInstances {
     /// An instance whose memory grew beyond this is not kept: it would hold
     /// more than the pool keeps resident for a fresh one.
     largest_memory: usize,
+    /// How many reconciles failed in a warm instance and ran again fresh.
+    retries: AtomicU64,
 }
 
 impl WarmInstances {
@@ -92,7 +95,19 @@ impl WarmInstances {
             idle: Mutex::new(Vec::new()),
             keep,
             largest_memory,
+            retries: AtomicU64::new(0),
         }
+    }
+
+    /// Counts a reconcile that failed in a warm instance, to be run again
+    /// in a fresh one.
+    pub(crate) fn note_retry(&self) {
+        self.retries.fetch_add(1, Ordering::Relaxed);
+    }
+
+    /// How many reconciles failed in a warm instance and ran again fresh.
+    pub(crate) fn retries(&self) -> u64 {
+        self.retries.load(Ordering::Relaxed)
     }
 
     /// An idle instance, if one waits.
