@@ -211,9 +211,9 @@ impl ComponentReconciler {
 
     /// How many reconciles have failed in a warm instance and run again in
     /// a fresh one, whose outcome was the answer. A host may log it: each
-    /// retry cost a second reconcile. Besides traps, which fail fresh too,
-    /// a retry is what a memory limit met only because of blocks left in
-    /// the instance's free lists by earlier reconciles costs.
+    /// retry cost a second reconcile. A retry follows a trap (which then
+    /// fails in the fresh instance too) or a memory limit reached only
+    /// because earlier reconciles left blocks in the instance's free lists.
     pub fn warm_retries(&self) -> u64 {
         self.warm.retries()
     }
