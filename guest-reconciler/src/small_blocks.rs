@@ -111,23 +111,37 @@ impl SmallBlocks {
             return Some(head);
         }
         let size = (class + 1) * GRAIN;
-        if (self.end as usize) - (self.next as usize) < size {
-            let bytes = CHUNK << self.chunks.min(MAX_DOUBLINGS);
-            let fresh = chunk(bytes);
-            if fresh.is_null() {
-                return Some(null_mut());
-            }
-            self.chunks += 1;
-            // The rest of the old chunk is smaller than this block; it is
-            // left unused rather than tracked.
-            self.next = fresh;
-            // SAFETY: `chunk` gave `bytes` bytes.
-            self.end = unsafe { fresh.add(bytes) };
+        // SAFETY: the caller's contract for `chunk` is the one `refill` needs.
+        if (self.end as usize) - (self.next as usize) < size && !unsafe { self.refill(chunk) } {
+            return Some(null_mut());
         }
         let block = self.next;
         // SAFETY: at least `size` bytes remain before `end`.
         self.next = unsafe { block.add(size) };
         Some(block)
+    }
+
+    /// Starts carving a new chunk, twice the size of the last; false when
+    /// `chunk` gives no memory. Out of line, as it runs once per chunk and
+    /// `alloc` is inlined wherever a block is allocated.
+    ///
+    /// # Safety
+    /// As for [`Self::alloc`].
+    #[cold]
+    #[inline(never)]
+    unsafe fn refill(&mut self, chunk: impl FnOnce(usize) -> *mut u8) -> bool {
+        let bytes = CHUNK << self.chunks.min(MAX_DOUBLINGS);
+        let fresh = chunk(bytes);
+        if fresh.is_null() {
+            return false;
+        }
+        self.chunks += 1;
+        // The rest of the old chunk is smaller than any block that did not
+        // fit; it is left unused rather than tracked.
+        self.next = fresh;
+        // SAFETY: `chunk` gave `bytes` bytes.
+        self.end = unsafe { fresh.add(bytes) };
+        true
     }
 
     /// Takes back `block` of `layout`; false when the free lists do not

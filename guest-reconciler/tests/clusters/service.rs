@@ -6,7 +6,6 @@ use slotwise_reconciler::*;
 const NOW: i64 = 1_767_225_600_000_000_000;
 const SECOND: i64 = 1_000_000_000;
 
-
 fn update() -> impl Strategy<Value = Option<UpdateStrategy>> {
     prop_oneof![
         Just(None),
