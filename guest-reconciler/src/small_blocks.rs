@@ -19,9 +19,11 @@
 //! With 16 KiB chunks throughout, a second reconcile of the same 10,000
 //! allocations in the same instance needed 7.4 MiB of memory where a fresh
 //! one needed 4.4; at 100,000, 61 against 39 MiB, close to the 64 MiB
-//! beyond which the host keeps no instance. With doubling chunks the second
-//! needs what the first did (4.9 and 40 MiB: a chunk not yet used up costs
-//! address space, not resident memory), at the same speed. Blocks freed
+//! beyond which the host keeps no instance. With doubling chunks, and
+//! smaller ones again near a memory limit, a fresh reconcile of 10,000
+//! needs 4.3 MiB and a second one 4.8; at 100,000, 40 MiB both (a chunk
+//! not yet used up costs address space, not resident memory), at the same
+//! speed. Blocks freed
 //! onto the list of a size the next reconcile hardly asks for still hold
 //! their memory; a reconcile that fails for want of it in a warm instance
 //! is run again by the host in a fresh one (`host/src/warm.rs`).
@@ -96,12 +98,13 @@ impl SmallBlocks {
     ///
     /// # Safety
     /// `chunk` must return null or a block of the size it is asked for,
-    /// aligned to `GRAIN`, which it never reclaims.
+    /// aligned to `GRAIN`, which it never reclaims; it may be asked again
+    /// for half the size after giving null.
     #[inline(always)]
     pub(crate) unsafe fn alloc(
         &mut self,
         layout: Layout,
-        chunk: impl FnOnce(usize) -> *mut u8,
+        chunk: impl FnMut(usize) -> *mut u8,
     ) -> Option<*mut u8> {
         let class = Self::class(layout)?;
         let head = self.free[class];
@@ -129,15 +132,24 @@ impl SmallBlocks {
     /// As for [`Self::alloc`].
     #[cold]
     #[inline(never)]
-    unsafe fn refill(&mut self, chunk: impl FnOnce(usize) -> *mut u8) -> bool {
-        let bytes = CHUNK << self.chunks.min(MAX_DOUBLINGS);
-        let fresh = chunk(bytes);
+    unsafe fn refill(&mut self, mut chunk: impl FnMut(usize) -> *mut u8) -> bool {
+        let mut bytes = CHUNK << self.chunks.min(MAX_DOUBLINGS);
+        let fresh = loop {
+            let fresh = chunk(bytes);
+            if !fresh.is_null() || bytes == CHUNK {
+                break fresh;
+            }
+            // Near a memory limit a smaller chunk may still fit: a reconcile
+            // runs out of memory only when not even the first size does,
+            // as it did before chunks grew.
+            bytes /= 2;
+        };
         if fresh.is_null() {
             return false;
         }
         self.chunks += 1;
-        // The rest of the old chunk is smaller than any block that did not
-        // fit; it is left unused rather than tracked.
+        // The rest of the old chunk is smaller than the block asked for; it
+        // is left unused rather than tracked.
         self.next = fresh;
         // SAFETY: `chunk` gave `bytes` bytes.
         self.end = unsafe { fresh.add(bytes) };
@@ -323,6 +335,44 @@ mod tests {
             .collect();
         assert_eq!(sizes, expected);
         assert_eq!(sizes.last(), Some(&(64 << 20)));
+    }
+
+    #[test]
+    fn short_of_memory_for_a_large_chunk_a_smaller_one_is_taken_down_to_the_first_size() {
+        let mut memory: Vec<Box<[u64]>> = Vec::new();
+        let mut blocks = SmallBlocks::new();
+        let layout = Layout::from_size_align(LARGEST, 8).unwrap();
+        // Room for chunks of up to 32 KiB only.
+        let mut asked = Vec::new();
+        let mut take = |bytes: usize| {
+            asked.push(bytes);
+            if bytes > 2 * CHUNK {
+                return null_mut();
+            }
+            memory.push(vec![0u64; bytes / 8].into_boxed_slice());
+            memory
+                .last_mut()
+                .map_or(null_mut(), |c| c.as_mut_ptr().cast())
+        };
+        for _ in 0..(3 * CHUNK / LARGEST + 1) {
+            let block = unsafe { blocks.alloc(layout, &mut take) };
+            assert!(block.is_some_and(|b| !b.is_null()));
+        }
+        assert_eq!(asked, [CHUNK, 2 * CHUNK, 4 * CHUNK, 2 * CHUNK]);
+        // Once not even the first size is given, the block is null.
+        let mut refused = Vec::new();
+        let mut none = |bytes: usize| {
+            refused.push(bytes);
+            null_mut()
+        };
+        let last = loop {
+            match unsafe { blocks.alloc(layout, &mut none) } {
+                Some(b) if !b.is_null() => continue,
+                other => break other,
+            }
+        };
+        assert_eq!(last, Some(null_mut()));
+        assert_eq!(refused, [8 * CHUNK, 4 * CHUNK, 2 * CHUNK, CHUNK]);
     }
 
     #[test]
