@@ -254,13 +254,34 @@ mod global {
 mod tests {
     use super::*;
 
-    /// Chunks that the test frees at its end.
-    struct Chunks(Vec<Box<[u64]>>);
+    /// Chunks that the test frees at its end, the sizes asked for, and the
+    /// largest size given (null above it).
+    struct Chunks {
+        memory: Vec<Box<[u64]>>,
+        asked: Vec<usize>,
+        largest: usize,
+    }
 
     impl Chunks {
+        fn new() -> Self {
+            Self::up_to(usize::MAX)
+        }
+
+        fn up_to(largest: usize) -> Self {
+            Self {
+                memory: Vec::new(),
+                asked: Vec::new(),
+                largest,
+            }
+        }
+
         fn take(&mut self, bytes: usize) -> *mut u8 {
-            self.0.push(vec![0u64; bytes / 8].into_boxed_slice());
-            self.0
+            self.asked.push(bytes);
+            if bytes > self.largest {
+                return null_mut();
+            }
+            self.memory.push(vec![0u64; bytes / 8].into_boxed_slice());
+            self.memory
                 .last_mut()
                 .map_or(null_mut(), |c| c.as_mut_ptr().cast())
         }
@@ -268,7 +289,7 @@ mod tests {
 
     #[test]
     fn a_freed_block_serves_the_next_block_of_its_size_and_not_another_size() {
-        let mut chunks = Chunks(Vec::new());
+        let mut chunks = Chunks::new();
         let mut blocks = SmallBlocks::new();
         let layout = Layout::from_size_align(36, 1).unwrap();
         let other = Layout::from_size_align(100, 8).unwrap();
@@ -281,7 +302,7 @@ mod tests {
             assert_ne!(c, a);
             assert_eq!(blocks.alloc(layout, |bytes| chunks.take(bytes)), Some(a));
         }
-        assert_eq!(chunks.0.len(), 1);
+        assert_eq!(chunks.memory.len(), 1);
     }
 
     #[test]
@@ -298,7 +319,7 @@ mod tests {
 
     #[test]
     fn a_new_chunk_is_taken_when_the_current_one_is_used_up_and_blocks_never_overlap() {
-        let mut chunks = Chunks(Vec::new());
+        let mut chunks = Chunks::new();
         let mut blocks = SmallBlocks::new();
         let layout = Layout::from_size_align(LARGEST, 8).unwrap();
         let mut seen = Vec::new();
@@ -306,72 +327,49 @@ mod tests {
             let block = unsafe { blocks.alloc(layout, |bytes| chunks.take(bytes)) }.unwrap();
             seen.push(block as usize);
         }
-        assert_eq!(chunks.0.len(), 2);
+        assert_eq!(chunks.memory.len(), 2);
         seen.sort_unstable();
         assert!(seen.windows(2).all(|w| w[1] - w[0] >= LARGEST));
     }
 
     #[test]
     fn each_chunk_is_twice_the_last_up_to_the_cap() {
-        let mut sizes = Vec::new();
+        let mut chunks = Chunks::new();
         let mut blocks = SmallBlocks::new();
         let layout = Layout::from_size_align(LARGEST, 8).unwrap();
-        let mut memory: Vec<Box<[u64]>> = Vec::new();
-        while sizes.len() < MAX_DOUBLINGS as usize + 2 {
-            let block = unsafe {
-                blocks.alloc(layout, |bytes| {
-                    sizes.push(bytes);
-                    memory.push(vec![0u64; bytes / 8].into_boxed_slice());
-                    memory
-                        .last_mut()
-                        .map_or(null_mut(), |c| c.as_mut_ptr().cast())
-                })
-            };
+        while chunks.asked.len() < MAX_DOUBLINGS as usize + 2 {
+            let block = unsafe { blocks.alloc(layout, |bytes| chunks.take(bytes)) };
             assert!(block.is_some_and(|b| !b.is_null()));
         }
         let expected: Vec<usize> = (0..=MAX_DOUBLINGS)
             .chain([MAX_DOUBLINGS])
             .map(|doublings| CHUNK << doublings)
             .collect();
-        assert_eq!(sizes, expected);
-        assert_eq!(sizes.last(), Some(&(64 << 20)));
+        assert_eq!(chunks.asked, expected);
+        assert_eq!(chunks.asked.last(), Some(&(64 << 20)));
     }
 
     #[test]
     fn short_of_memory_for_a_large_chunk_a_smaller_one_is_taken_down_to_the_first_size() {
-        let mut memory: Vec<Box<[u64]>> = Vec::new();
         let mut blocks = SmallBlocks::new();
         let layout = Layout::from_size_align(LARGEST, 8).unwrap();
         // Room for chunks of up to 32 KiB only.
-        let mut asked = Vec::new();
-        let mut take = |bytes: usize| {
-            asked.push(bytes);
-            if bytes > 2 * CHUNK {
-                return null_mut();
-            }
-            memory.push(vec![0u64; bytes / 8].into_boxed_slice());
-            memory
-                .last_mut()
-                .map_or(null_mut(), |c| c.as_mut_ptr().cast())
-        };
+        let mut room = Chunks::up_to(2 * CHUNK);
         for _ in 0..(3 * CHUNK / LARGEST + 1) {
-            let block = unsafe { blocks.alloc(layout, &mut take) };
+            let block = unsafe { blocks.alloc(layout, |bytes| room.take(bytes)) };
             assert!(block.is_some_and(|b| !b.is_null()));
         }
-        assert_eq!(asked, [CHUNK, 2 * CHUNK, 4 * CHUNK, 2 * CHUNK]);
+        assert_eq!(room.asked, [CHUNK, 2 * CHUNK, 4 * CHUNK, 2 * CHUNK]);
         // Once not even the first size is given, the block is null.
-        let mut refused = Vec::new();
-        let mut none = |bytes: usize| {
-            refused.push(bytes);
-            null_mut()
-        };
+        let mut none = Chunks::up_to(0);
         let last = loop {
-            match unsafe { blocks.alloc(layout, &mut none) } {
+            match unsafe { blocks.alloc(layout, |bytes| none.take(bytes)) } {
                 Some(b) if !b.is_null() => continue,
                 other => break other,
             }
         };
         assert_eq!(last, Some(null_mut()));
+        let refused = none.asked;
         assert_eq!(refused, [8 * CHUNK, 4 * CHUNK, 2 * CHUNK, CHUNK]);
     }
 
