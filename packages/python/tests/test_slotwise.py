@@ -65,14 +65,19 @@ def test_a_bundled_scenario_plans_exactly_as_slotwise_reconcile_json(scenario: s
     assert plan == slotwise_json("reconcile", scenario, "--json", *(["--explain"] if explain else []))
 
 
-def test_the_bulk_crossing_and_wasmtimes_own_conversion_return_the_same_bytes() -> None:
-    encoded = slotwise.Reconciler().wire.encode_input(scenario_input(SCENARIOS[0]))
+@pytest.mark.parametrize("explain", [False, True])
+@pytest.mark.parametrize("scenario", SCENARIOS)
+def test_a_buffer_run_on_the_guest_module_answers_what_wasmtimes_own_conversion_does(
+    scenario: str, explain: bool
+) -> None:
+    one_copy, plain = slotwise.Reconciler(), slotwise.Reconciler(bulk=False)
+    assert one_copy.one_copy and not plain.one_copy
+    encoded = one_copy.wire.encode_input({**scenario_input(scenario), "explain": explain})
 
-    bulk = slotwise.Reconciler(bulk=True).reconcile_encoded(encoded)
-    plain = slotwise.Reconciler(bulk=False).reconcile_encoded(encoded)
-
-    assert bulk == plain
-    assert bulk[:4] == b"SW\x01\x02"
+    for buffer in (encoded, encoded[:40], b"not a buffer"):
+        answer = one_copy.reconcile_encoded(buffer)
+        assert answer == plain.reconcile_encoded(buffer)
+        assert answer[:4] == b"SW\x01\x02"
 
 
 @pytest.mark.parametrize("scenario", SCENARIOS)

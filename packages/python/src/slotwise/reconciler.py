@@ -29,8 +29,9 @@ class Reconciler:
 
     ``component`` is the reconciler component's bytes (the bundled one by
     default); ``engine`` a wasmtime engine to compile it with. ``bulk``
-    passes the buffers through wasmtime's C API in one copy (the default);
-    ``False`` uses wasmtime-py's public, per-byte conversion.
+    (the default) runs the encoded path on the component's guest module,
+    each buffer crossing in one copy; ``False`` goes through wasmtime-py's
+    component API, which converts a buffer one value per byte.
     """
 
     def __init__(
@@ -45,9 +46,14 @@ class Reconciler:
             component if component is not None else asset("reconciler.wasm"),
             _INTERFACE,
             "the reconciler component",
+            buffers=("reconcile-encoded",) if bulk else (),
         )
         self._wire = WireCodec(json.loads(asset("wit-types.json")))
-        self._bulk = bulk
+
+    @property
+    def one_copy(self) -> bool:
+        """Whether each buffer crosses in one copy: asked for, and the component's make-up allows it (the bundled one does)."""
+        return self._component.one_copy
 
     @property
     def wire(self) -> WireCodec:
@@ -74,4 +80,4 @@ class Reconciler:
 
     def reconcile_encoded(self, input: bytes) -> bytes:
         """The component's ``reconcile-encoded`` as it is: an encoded input in, an encoded outcome out."""
-        return self._component.call_bytes("reconcile-encoded", input, self._bulk)
+        return self._component.call_bytes("reconcile-encoded", input)
