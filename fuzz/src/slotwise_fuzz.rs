@@ -4,9 +4,11 @@
 //! there as a regression case, so every later run tries it first.
 
 mod answers;
+mod outcome;
 mod packed;
 
 pub use answers::{plugin_answers, seeds as answer_seeds};
+pub use outcome::{encoded_outcome, seeds as outcome_seeds};
 pub use packed::{packed_batch, seeds as packed_seeds};
 
 /// A fuzz target: its name (its corpus folder) and its function.
@@ -28,6 +30,10 @@ pub const TARGETS: &[Target] = &[
     Target {
         name: "encoded_input",
         run: encoded_input,
+    },
+    Target {
+        name: "encoded_outcome",
+        run: encoded_outcome,
     },
     Target {
         name: "packed_batch",

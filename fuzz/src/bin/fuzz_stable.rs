@@ -3,7 +3,8 @@
 //! `fuzz-stable [--runs N] [--seed S] [TARGET...]`: N cases per target
 //! (default 20,000). A mutant that panics is written to the target's corpus
 //! as `crash-<hash>` and the run fails. `fuzz-stable seed` writes the
-//! starting corpus of the plugin-answer target.
+//! starting corpus of the plugin-answer, encoded-outcome and packed-batch
+//! targets.
 
 use draw::Below;
 use proptest::test_runner::{RngAlgorithm, TestRng};
@@ -194,11 +195,29 @@ fn keep(dir: &Path, data: &[u8]) -> PathBuf {
     path
 }
 
-/// Writes the plugin-answer seeds.
+/// Writes the seeds of the plugin-answer, encoded-outcome and packed-batch
+/// targets.
 fn seed(corpus: &Path) -> ExitCode {
     let dir = corpus.join("plugin_answers");
     let _ = std::fs::create_dir_all(&dir);
     for (name, bytes) in slotwise_fuzz::answer_seeds() {
+        if std::fs::write(dir.join(format!("{name}.bin")), bytes).is_err() {
+            return ExitCode::FAILURE;
+        }
+    }
+    let dir = corpus.join("encoded_outcome");
+    let _ = std::fs::create_dir_all(&dir);
+    let mut inputs: Vec<(String, Vec<u8>)> = std::fs::read_dir(corpus.join("encoded_input"))
+        .into_iter()
+        .flatten()
+        .filter_map(|entry| {
+            let path = entry.ok()?.path();
+            let name = path.file_stem()?.to_str()?.to_string();
+            Some((name, std::fs::read(&path).ok()?))
+        })
+        .collect();
+    inputs.sort();
+    for (name, bytes) in slotwise_fuzz::outcome_seeds(&inputs) {
         if std::fs::write(dir.join(format!("{name}.bin")), bytes).is_err() {
             return ExitCode::FAILURE;
         }

@@ -9,6 +9,7 @@
 //! looser would be a defect (the `encoded_input` fuzz target compares the
 //! two).
 
+use crate::ClientStatus;
 use serde::de::DeserializeOwned;
 
 /// Where reading a buffer has got to.
@@ -201,9 +202,29 @@ impl<'a> Cursor<'a> {
         if self.failed {
             return None;
         }
-        let (value, rest) = postcard::take_from_bytes::<T>(&self.bytes[self.at..]).ok()?;
-        self.at = self.bytes.len() - rest.len();
-        Some(value)
+        match postcard::take_from_bytes::<T>(&self.bytes[self.at..]) {
+            Ok((value, rest)) => {
+                self.at = self.bytes.len() - rest.len();
+                Some(value)
+            }
+            Err(_) => {
+                self.fail::<()>();
+                None
+            }
+        }
+    }
+
+    /// A client status, as the input's allocations and the plan's stops
+    /// carry it.
+    pub(super) fn client_status(&mut self) -> ClientStatus {
+        match self.case(6) {
+            0 => ClientStatus::Pending,
+            1 => ClientStatus::Running,
+            2 => ClientStatus::Complete,
+            3 => ClientStatus::Failed,
+            4 => ClientStatus::Lost,
+            _ => ClientStatus::Unknown,
+        }
     }
 }
 

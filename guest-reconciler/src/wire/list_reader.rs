@@ -6,7 +6,7 @@
 
 use super::cursor::Cursor;
 use crate::{
-    Allocation, AllocationSpec, ClientStateChange, ClientStatus, DeploymentHealth, DesiredStatus,
+    Allocation, AllocationSpec, ClientStateChange, DeploymentHealth, DesiredStatus,
     DesiredTransition, Fingerprint, GroupAllocations, Node, NodeStatus, ObservedState,
     ReconcileInput, RescheduleEvent, RescheduleTracker, TaskLifecycle, TaskState, UpdateKind,
 };
@@ -108,7 +108,7 @@ fn observed(at: &mut Cursor) -> ObservedState {
             1 => DesiredStatus::Stop,
             _ => DesiredStatus::Evict,
         },
-        client_status: client_status(at),
+        client_status: at.client_status(),
         desired_transition: at.option(|at| DesiredTransition {
             migrate: at.bool(),
             reschedule: at.bool(),
@@ -130,24 +130,13 @@ fn observed(at: &mut Cursor) -> ObservedState {
         followup_eval: at.option(Cursor::string),
         client_states: at.option(|at| {
             at.list(2, |at| ClientStateChange {
-                status: at.option(client_status),
+                status: at.option(Cursor::client_status),
                 at: at.s64(),
             })
         }),
         tasks: at.option(|at| at.list(7, task)),
         modify_time: at.s64(),
         meta: at.option(|at| at.list(2, pair)),
-    }
-}
-
-fn client_status(at: &mut Cursor) -> ClientStatus {
-    match at.case(6) {
-        0 => ClientStatus::Pending,
-        1 => ClientStatus::Running,
-        2 => ClientStatus::Complete,
-        3 => ClientStatus::Failed,
-        4 => ClientStatus::Lost,
-        _ => ClientStatus::Unknown,
     }
 }
 
