@@ -11,6 +11,7 @@ import copy
 import json
 import os
 import subprocess
+import types
 import typing
 from pathlib import Path
 from typing import Any, Dict, List
@@ -80,6 +81,13 @@ def test_a_buffer_run_on_the_guest_module_answers_what_wasmtimes_own_conversion_
         assert answer[:4] == b"SW\x01\x02"
 
 
+def test_a_record_may_be_any_mapping_not_only_a_dict() -> None:
+    wire = slotwise.Reconciler().wire
+    input = scenario_input(SCENARIOS[0])
+    frozen = {**input, "eval": types.MappingProxyType(input["eval"])}
+    assert wire.encode_input(frozen) == wire.encode_input(input)
+
+
 @pytest.mark.parametrize("scenario", SCENARIOS)
 def test_an_input_survives_the_python_codec_unchanged(scenario: str) -> None:
     wire = slotwise.Reconciler().wire
@@ -106,6 +114,13 @@ def test_a_value_of_the_wrong_type_is_an_input_error_naming_its_path() -> None:
         slotwise.reconcile(input)
     assert refused.value.field == "now"
     assert "expected s64, got 'soon'" in str(refused.value)
+
+    flag = scenario_input(SCENARIOS[0])
+    flag["now"] = True
+    with pytest.raises(slotwise.InputError) as refused:
+        slotwise.reconcile(flag)
+    assert refused.value.field == "now"
+    assert "expected s64, got True" in str(refused.value)
 
     nested = scenario_input(SCENARIOS[0])
     nested["allocations"][0]["allocations"][1]["spec"]["name-index"] = -1
