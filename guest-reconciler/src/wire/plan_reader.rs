@@ -2,7 +2,7 @@
 //!
 //! The step reports are most of a small plan (26 of them, 2.2 of 2.6 µs
 //! through serde for a count-10 group), the stops and placements most of a
-//! large one. Everything else (counters, follow-up evaluations, slot
+//! large one. Everything else (follow-up evaluations, slot
 //! reports, the deployment and what plugins did) is read by postcard in
 //! between. Field order is WIT order, as in every other reader of the format.
 
@@ -18,21 +18,6 @@ const MIN_CHANGE_BYTES: usize = 4;
 
 /// Fewer bytes than any encoded step report takes.
 const MIN_STEP_BYTES: usize = 4;
-
-/// The counters that stand in for ones that could not be read.
-const NO_COUNTS: DesiredUpdates = DesiredUpdates {
-    ignore: 0,
-    place: 0,
-    migrate: 0,
-    stop: 0,
-    in_place: 0,
-    destructive: 0,
-    canary: 0,
-    reschedule_now: 0,
-    reschedule_later: 0,
-    disconnect: 0,
-    reconnect: 0,
-};
 
 /// The outcome in `body`, or `None` when anything in it is not as
 /// expected: the caller then reads it with postcard alone, which says what
@@ -61,12 +46,12 @@ fn plan(at: &mut Cursor) -> Option<Plan> {
     })
 }
 
-/// A group's plan; a part postcard could not read leaves a placeholder,
+/// A group's plan; a part that could not be read leaves a placeholder,
 /// with the cursor failed, so that the whole outcome is read again.
 fn group(at: &mut Cursor) -> GroupPlan {
     GroupPlan {
         group: at.string(),
-        counters: at.postcard().unwrap_or(NO_COUNTS),
+        counters: counters(at),
         placements: at.list(MIN_CHANGE_BYTES, placement),
         stops: at.list(MIN_CHANGE_BYTES, stop),
         in_place_updates: at.list(MIN_CHANGE_BYTES, update),
@@ -76,6 +61,22 @@ fn group(at: &mut Cursor) -> GroupPlan {
         reconnect_updates: at.list(MIN_CHANGE_BYTES, update),
         followup_evals: at.postcard().unwrap_or_default(),
         slots: at.postcard().unwrap_or_default(),
+    }
+}
+
+fn counters(at: &mut Cursor) -> DesiredUpdates {
+    DesiredUpdates {
+        ignore: at.u32(),
+        place: at.u32(),
+        migrate: at.u32(),
+        stop: at.u32(),
+        in_place: at.u32(),
+        destructive: at.u32(),
+        canary: at.u32(),
+        reschedule_now: at.u32(),
+        reschedule_later: at.u32(),
+        disconnect: at.u32(),
+        reconnect: at.u32(),
     }
 }
 
