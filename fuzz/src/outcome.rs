@@ -1,4 +1,4 @@
-//! The encoded-outcome target: the reader of the buffers a host gets back from the component, on any bytes; it reads exactly what serde reads, and refuses the rest with the same error.
+//! The encoded-outcome target: the reader and writer of the buffers a host gets back from the component, on any bytes; they read and write exactly what serde does, and refuse the rest with the same error.
 
 use slotwise_reconciler::wire;
 
@@ -6,11 +6,13 @@ use slotwise_reconciler::wire;
 pub fn encoded_outcome(data: &[u8]) {
     // Compared as the bytes serde writes: a plan may hold a NaN score,
     // which equals nothing, yet must read the same bit for bit.
+    // The hand-written reader and writer against serde's, on both sides.
     let ours = wire::decode_outcome(data).map(|outcome| wire::encode_outcome(&outcome));
-    let serde = wire::reference::decode_outcome(data).map(|outcome| wire::encode_outcome(&outcome));
+    let serde = wire::reference::decode_outcome(data)
+        .map(|outcome| wire::reference::encode_outcome(&outcome));
     assert_eq!(
         ours, serde,
-        "the plan reader and serde read this buffer otherwise"
+        "the plan reader and writer and serde's read or write this buffer otherwise"
     );
 }
 

@@ -107,8 +107,14 @@ pub fn encoded_input(data: &[u8]) {
         "a decoded input must survive encoding again"
     );
     if slots(&input) <= PLANNED_SLOTS {
-        let outcome = wire::decode_outcome(&wire::reconcile_encoded(data.to_vec()))
-            .expect("the outcome of a readable input decodes");
+        let encoded = wire::reconcile_encoded(data.to_vec());
+        let outcome =
+            wire::decode_outcome(&encoded).expect("the outcome of a readable input decodes");
+        assert_eq!(
+            encoded,
+            wire::reference::encode_outcome(&outcome),
+            "the plan writer and serde write otherwise"
+        );
         assert_eq!(outcome, slotwise_reconciler::reconcile(&input));
     }
 }

@@ -18,6 +18,10 @@ mod growing;
 mod list_reader;
 mod list_writer;
 mod plan_reader;
+mod plan_writer;
+#[cfg(test)]
+mod sample_outcomes;
+mod writer;
 
 use crate::sentence::say;
 use crate::{InputError, Plan, ReconcileInput};
@@ -111,11 +115,11 @@ pub fn decode_input(bytes: &[u8]) -> Result<ReconcileInput, WireError> {
     reference::decode_input(bytes)
 }
 
-/// The input format as postcard writes and reads it through serde alone:
-/// the reference the hand-written list reader and writer are checked
-/// against, by tests and by the `encoded_input` fuzz target.
+/// The format as postcard writes and reads it through serde alone: the
+/// reference the hand-written readers and writers are checked against, by
+/// tests and by the `encoded_input` and `encoded_outcome` fuzz targets.
 pub mod reference {
-    use super::{decode, encode_sized, Content, WireError};
+    use super::{decode, encode, encode_sized, Content, WireError};
     use crate::{InputError, Plan, ReconcileInput};
 
     /// Encodes `input` through serde.
@@ -131,6 +135,11 @@ pub mod reference {
         decode(Content::Input, bytes)
     }
 
+    /// Encodes `outcome` through serde.
+    pub fn encode_outcome(outcome: &Result<Plan, InputError>) -> Vec<u8> {
+        encode(Content::Outcome, outcome)
+    }
+
     /// Reads an outcome buffer through serde.
     ///
     /// # Errors
@@ -142,7 +151,10 @@ pub mod reference {
 
 /// Encodes the outcome of a reconcile as a buffer.
 pub fn encode_outcome(outcome: &Result<Plan, InputError>) -> Vec<u8> {
-    encode(Content::Outcome, outcome)
+    let mut out = Vec::with_capacity(1024);
+    out.extend_from_slice(&[MAGIC[0], MAGIC[1], VERSION, Content::Outcome as u8]);
+    plan_writer::outcome(&mut out, outcome);
+    out
 }
 
 /// Reads an outcome buffer.

@@ -1,10 +1,10 @@
 //! Writes an input with its two large lists, nodes and allocations, field by field rather than through serde: the mirror of `list_reader`, byte for byte what postcard writes.
 
+use super::writer::Writer;
 use crate::{
     Allocation, AllocationSpec, ClientStateChange, GroupAllocations, Node, ObservedState,
     ReconcileInput, TaskState,
 };
-use serde::Serialize;
 
 /// Appends `input`, encoded, to `out`.
 pub(super) fn input(out: &mut Vec<u8>, input: &ReconcileInput) {
@@ -19,63 +19,6 @@ pub(super) fn input(out: &mut Vec<u8>, input: &ReconcileInput) {
     w.bool(input.explain);
     w.postcard(&input.ext);
     w.postcard(&input.system);
-}
-
-/// The buffer being written, with postcard's primitives.
-struct Writer<'a>(&'a mut Vec<u8>);
-
-impl Writer<'_> {
-    #[inline(always)]
-    fn u64(&mut self, mut n: u64) {
-        while n >= 0x80 {
-            self.0.push(n as u8 | 0x80);
-            n >>= 7;
-        }
-        self.0.push(n as u8);
-    }
-
-    #[inline(always)]
-    fn u32(&mut self, n: u32) {
-        self.u64(u64::from(n));
-    }
-
-    #[inline(always)]
-    fn s64(&mut self, n: i64) {
-        self.u64(((n << 1) ^ (n >> 63)) as u64);
-    }
-
-    #[inline(always)]
-    fn bool(&mut self, b: bool) {
-        self.0.push(u8::from(b));
-    }
-
-    fn string(&mut self, s: &str) {
-        self.u64(s.len() as u64);
-        self.0.extend_from_slice(s.as_bytes());
-    }
-
-    #[inline(always)]
-    fn option<T>(&mut self, value: &Option<T>, write: impl FnOnce(&mut Self, &T)) {
-        match value {
-            None => self.0.push(0),
-            Some(v) => {
-                self.0.push(1);
-                write(self, v);
-            }
-        }
-    }
-
-    fn list<T>(&mut self, items: &[T], mut write: impl FnMut(&mut Self, &T)) {
-        self.u64(items.len() as u64);
-        for item in items {
-            write(self, item);
-        }
-    }
-
-    /// A part of the input that does not grow with the group, by postcard.
-    fn postcard<T: Serialize>(&mut self, value: &T) {
-        *self.0 = super::growing::append(std::mem::take(self.0), value);
-    }
 }
 
 fn node(w: &mut Writer, node: &Node) {
