@@ -2,8 +2,7 @@
 
 use super::writer::Writer;
 use crate::{
-    AllocationUpdate, DesiredUpdates, DestructiveUpdate, GroupPlan, InputError, Placement, Plan,
-    StepReport, Stop,
+    AllocationUpdate, DestructiveUpdate, GroupPlan, InputError, Placement, Plan, StepReport, Stop,
 };
 
 /// Appends `outcome`, encoded, to `out`.
@@ -35,7 +34,8 @@ fn plan(w: &mut Writer, plan: &Plan) {
 
 fn group(w: &mut Writer, group: &GroupPlan) {
     w.string(&group.group);
-    counters(w, &group.counters);
+    // Once per group: postcard, as for the other parts that do not grow.
+    w.postcard(&group.counters);
     w.list(&group.placements, placement);
     w.list(&group.stops, stop);
     w.list(&group.in_place_updates, update);
@@ -45,24 +45,6 @@ fn group(w: &mut Writer, group: &GroupPlan) {
     w.list(&group.reconnect_updates, update);
     w.postcard(&group.followup_evals);
     w.postcard(&group.slots);
-}
-
-fn counters(w: &mut Writer, c: &DesiredUpdates) {
-    for n in [
-        c.ignore,
-        c.place,
-        c.migrate,
-        c.stop,
-        c.in_place,
-        c.destructive,
-        c.canary,
-        c.reschedule_now,
-        c.reschedule_later,
-        c.disconnect,
-        c.reconnect,
-    ] {
-        w.u32(n);
-    }
 }
 
 fn placement(w: &mut Writer, p: &Placement) {
