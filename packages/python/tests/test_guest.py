@@ -42,6 +42,9 @@ GUEST = """
     (i32.store (i32.const 16) (i32.const 65530))
     (i32.store (i32.const 20) (i32.const 100))
     (i32.const 16))
+  ;; An address beyond 2 GiB, which an i32 carries as a negative number.
+  (func (export "test:guest/buffers@0.1.0#high") (param i32 i32) (result i32)
+    (i32.const -1024))
   (func (export "test:guest/buffers@0.1.0#trap") (param i32 i32) (result i32)
     unreachable)
   (func (export "test:guest/buffers@0.1.0#builtin") (param i32 i32) (result i32)
@@ -49,7 +52,7 @@ GUEST = """
     (i32.const 16)))
 """
 
-NAMES = ("echo", "unfreed", "stray", "trap", "builtin")
+NAMES = ("echo", "unfreed", "stray", "high", "trap", "builtin")
 
 
 def component_of(*modules: bytes) -> bytes:
@@ -94,9 +97,10 @@ def test_a_buffer_crosses_whole_both_ways() -> None:
         # The answer is read, then freeing it fails: the post-return ran.
         ("unfreed", "failed in unfreed"),
         ("stray", "gave a buffer outside its memory"),
+        ("high", r"outside its memory \(at 4294966272, 8 bytes\)"),
         ("builtin", r"called \[export\]test:guest/buffers@0.1.0#\[resource-drop\]handle"),
     ],
-    ids=["post-return", "stray-pointer", "resource-built-in"],
+    ids=["post-return", "stray-pointer", "address-beyond-2-gib", "resource-built-in"],
 )
 def test_a_guest_that_misbehaves_is_a_component_error_saying_how(export: str, message: str) -> None:
     with pytest.raises(ComponentError, match=message):

@@ -78,9 +78,9 @@ class Component:
             raise ComponentError(f"{self._what} failed in {name}: {e}") from e
         return result
 
-    def call_bytes(self, name: str, data: bytes, one_copy: bool = True) -> bytes:
-        """Calls the buffer export ``name`` with ``data``: on the guest module when the component allows it and ``one_copy`` asks for it, else through wasmtime-py's conversion, a value per byte."""
-        if one_copy and self._guest is not None:
+    def call_bytes(self, name: str, data: bytes) -> bytes:
+        """Calls the buffer export ``name`` with ``data``: on the guest module when it serves ``name``, else through wasmtime-py's conversion, a value per byte."""
+        if self._guest is not None:
             return self._guest.call(name, data)
         result: bytes = self.call(name, data)
         return result

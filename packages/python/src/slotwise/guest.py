@@ -19,6 +19,7 @@ _CORE_MODULE_SECTION = 1
 # the host's functions. A buffer export never calls them.
 _RESOURCE_BUILTINS = ("[resource-new]", "[resource-drop]", "[resource-rep]")
 _I32 = wasmtime.ValType.i32()
+_U32 = 0xFFFF_FFFF
 
 
 def core_modules(component: bytes) -> List[bytes]:
@@ -122,6 +123,8 @@ class GuestModule:
         """Calls the buffer export ``name`` with ``data``: the buffer is written into a fresh instance's memory where its allocator says, and the answer read from where the export says."""
         if name not in self._exports:
             raise ComponentError(f"{self._what} exports no buffer function {self._interface}#{name}")
+        if len(data) > _U32:
+            raise ComponentError(f"{self._what} takes buffers below 4 GiB, not {len(data)} bytes")
         export = f"{self._interface}#{name}"
         store = wasmtime.Store(self._engine)
         try:
@@ -129,11 +132,12 @@ class GuestModule:
             memory = exports["memory"]
             if not isinstance(memory, wasmtime.Memory):
                 raise ComponentError(f"{self._what} exports a `memory` that is not one")
-            at = _func(exports, "cabi_realloc")(store, 0, 0, 1, len(data))
+            # An i32 comes back signed: an address beyond 2 GiB is negative.
+            at = _address(_func(exports, "cabi_realloc")(store, 0, 0, 1, len(data)), self._what)
             _within(memory, store, at, len(data), self._what)
             if data:
                 memory.write(store, data, at)
-            answer = _func(exports, export)(store, at, len(data))
+            answer = _address(_func(exports, export)(store, at, len(data)), self._what)
             _within(memory, store, answer, 8, self._what)
             start, length = struct.unpack("<II", memory.read(store, answer, answer + 8))
             _within(memory, store, start, length, self._what)
@@ -161,8 +165,14 @@ def _func(exports: Mapping[str, object], name: str) -> wasmtime.Func:
     return func
 
 
-def _within(memory: wasmtime.Memory, store: wasmtime.Store, at: object, length: int, what: str) -> None:
-    if not isinstance(at, int) or at < 0 or at + length > memory.data_len(store):
+def _address(value: object, what: str) -> int:
+    if not isinstance(value, int):
+        raise ComponentError(f"{what} gave {value!r} where an address belongs")
+    return value & _U32
+
+
+def _within(memory: wasmtime.Memory, store: wasmtime.Store, at: int, length: int, what: str) -> None:
+    if at + length > memory.data_len(store):
         raise ComponentError(f"{what} gave a buffer outside its memory (at {at}, {length} bytes)")
 
 
