@@ -15,6 +15,7 @@ mod node;
 mod nomad;
 mod paths;
 mod python;
+mod split;
 mod system;
 mod timing;
 
@@ -58,6 +59,7 @@ pub fn run(options: &Options) -> Result<()> {
                 }),
         )?;
     }
+    split::run(&reconciler, options.rounds.max(60))?;
     let mut verdicts = Vec::new();
     verdicts.extend(ratio_verdicts(&rows));
     // Native on its own when it is measured so: in the table, each native

@@ -1,6 +1,6 @@
 //! Writes an input with its two large lists, nodes and allocations, field by field rather than through serde: the mirror of `list_reader`, byte for byte what postcard writes.
 
-use super::writer::Writer;
+use super::writer::{Room, Writer};
 use crate::{
     Allocation, AllocationSpec, ClientStateChange, GroupAllocations, Node, ObservedState,
     ReconcileInput, TaskState,
@@ -11,7 +11,7 @@ pub(super) fn input(out: &mut Vec<u8>, input: &ReconcileInput) {
     let mut w = Writer(out);
     w.string(&input.job_id);
     w.postcard(&input.job);
-    w.list(&input.nodes, node);
+    w.items(&input.nodes, node);
     w.list(&input.allocations, group);
     w.postcard(&input.deployment);
     w.postcard(&input.eval);
@@ -21,30 +21,30 @@ pub(super) fn input(out: &mut Vec<u8>, input: &ReconcileInput) {
     w.postcard(&input.system);
 }
 
-fn node(w: &mut Writer, node: &Node) {
+fn node(w: &mut Writer<Room>, node: &Node) {
     w.string(&node.id);
     w.u32(node.status as u32);
     w.bool(node.draining);
     w.list(&node.meta, pair);
 }
 
-fn pair(w: &mut Writer, (key, value): &(String, String)) {
+fn pair(w: &mut Writer<Room>, (key, value): &(String, String)) {
     w.string(key);
     w.string(value);
 }
 
 fn group(w: &mut Writer, group: &GroupAllocations) {
     w.string(&group.group);
-    w.list(&group.allocations, allocation);
+    w.items(&group.allocations, allocation);
 }
 
-fn allocation(w: &mut Writer, a: &Allocation) {
+fn allocation(w: &mut Writer<Room>, a: &Allocation) {
     spec(w, &a.spec);
     observed(w, &a.observed);
     w.option(&a.update, |w, u| w.u32(*u as u32));
 }
 
-fn spec(w: &mut Writer, s: &AllocationSpec) {
+fn spec(w: &mut Writer<Room>, s: &AllocationSpec) {
     w.string(&s.id);
     w.u32(s.name_index);
     w.u64(s.job_version);
@@ -56,12 +56,10 @@ fn spec(w: &mut Writer, s: &AllocationSpec) {
     w.u64(s.create_index);
     w.u64(s.fingerprint.destructive);
     w.u64(s.fingerprint.in_place);
-    w.option(&s.placement_score, |w, v| {
-        w.0.extend_from_slice(&v.to_le_bytes())
-    });
+    w.option(&s.placement_score, |w, v| w.f64(*v));
 }
 
-fn observed(w: &mut Writer, o: &ObservedState) {
+fn observed(w: &mut Writer<Room>, o: &ObservedState) {
     w.u32(o.desired_status as u32);
     w.u32(o.client_status as u32);
     w.option(&o.desired_transition, |w, t| {
@@ -89,12 +87,12 @@ fn observed(w: &mut Writer, o: &ObservedState) {
     w.option(&o.meta, |w, list| w.list(list, pair));
 }
 
-fn state_change(w: &mut Writer, c: &ClientStateChange) {
+fn state_change(w: &mut Writer<Room>, c: &ClientStateChange) {
     w.option(&c.status, |w, s| w.u32(*s as u32));
     w.s64(c.at);
 }
 
-fn task(w: &mut Writer, t: &TaskState) {
+fn task(w: &mut Writer<Room>, t: &TaskState) {
     w.string(&t.name);
     w.u32(t.state as u32);
     w.bool(t.failed);

@@ -1,6 +1,6 @@
 //! Writes an outcome with the plan's lists of changes and of step reports field by field rather than through serde: the mirror of `plan_reader`, byte for byte what postcard writes.
 
-use super::writer::Writer;
+use super::writer::{Room, Writer};
 use crate::{
     AllocationUpdate, DestructiveUpdate, GroupPlan, InputError, Placement, Plan, StepReport, Stop,
 };
@@ -27,7 +27,7 @@ fn plan(w: &mut Writer, plan: &Plan) {
     w.postcard(&plan.promotions);
     w.postcard(&plan.policy_actions);
     w.postcard(&plan.plugin_failures);
-    w.list(&plan.steps, step);
+    w.items(&plan.steps, step);
     w.postcard(&plan.ext);
     w.postcard(&plan.plugin_logs);
 }
@@ -36,18 +36,18 @@ fn group(w: &mut Writer, group: &GroupPlan) {
     w.string(&group.group);
     // Once per group: postcard, as for the other parts that do not grow.
     w.postcard(&group.counters);
-    w.list(&group.placements, placement);
-    w.list(&group.stops, stop);
-    w.list(&group.in_place_updates, update);
-    w.list(&group.destructive_updates, destructive);
-    w.list(&group.attribute_updates, update);
-    w.list(&group.disconnect_updates, update);
-    w.list(&group.reconnect_updates, update);
+    w.items(&group.placements, placement);
+    w.items(&group.stops, stop);
+    w.items(&group.in_place_updates, update);
+    w.items(&group.destructive_updates, destructive);
+    w.items(&group.attribute_updates, update);
+    w.items(&group.disconnect_updates, update);
+    w.items(&group.reconnect_updates, update);
     w.postcard(&group.followup_evals);
     w.postcard(&group.slots);
 }
 
-fn placement(w: &mut Writer, p: &Placement) {
+fn placement(w: &mut Writer<Room>, p: &Placement) {
     w.u32(p.name_index);
     w.bool(p.canary);
     w.option(&p.previous_allocation, |w, v| w.string(v));
@@ -60,7 +60,7 @@ fn placement(w: &mut Writer, p: &Placement) {
     w.option(&p.node, |w, v| w.u32(*v));
 }
 
-fn stop(w: &mut Writer, s: &Stop) {
+fn stop(w: &mut Writer<Room>, s: &Stop) {
     w.string(&s.allocation);
     w.u32(s.name_index);
     w.option(&s.client_status, |w, v| w.u32(*v as u32));
@@ -69,7 +69,7 @@ fn stop(w: &mut Writer, s: &Stop) {
     w.string(&s.message);
 }
 
-fn update(w: &mut Writer, u: &AllocationUpdate) {
+fn update(w: &mut Writer<Room>, u: &AllocationUpdate) {
     w.string(&u.allocation);
     w.u32(u.name_index);
     w.option(&u.followup_eval, |w, v| w.string(v));
@@ -77,14 +77,14 @@ fn update(w: &mut Writer, u: &AllocationUpdate) {
     w.string(&u.message);
 }
 
-fn destructive(w: &mut Writer, d: &DestructiveUpdate) {
+fn destructive(w: &mut Writer<Room>, d: &DestructiveUpdate) {
     w.string(&d.allocation);
     w.u32(d.name_index);
     w.u32(d.reason as u32);
     w.string(&d.message);
 }
 
-fn step(w: &mut Writer, s: &StepReport) {
+fn step(w: &mut Writer<Room>, s: &StepReport) {
     w.string(&s.step);
     w.option(&s.group, |w, v| w.string(v));
     w.u32(s.status as u32);
