@@ -1,34 +1,23 @@
 """The installed `slotwise` package plans as the `slotwise` command does, and refuses bad input with the field named.
 
 Run by `cargo xtask test` from a fresh venv holding only the wheel and
-pytest; `SLOTWISE` is the command to compare with, `SLOTWISE_ROOT` the
-repository whose scenarios are read.
+pytest, against the command and the repository `repository.py` names.
 """
 
 from __future__ import annotations
 
 import copy
 import json
-import os
 import subprocess
 import types
 import typing
-from pathlib import Path
-from typing import Any, Dict, List
+from typing import Any, List
 
 import pytest
 
 import slotwise
+from repository import ROOT, SCENARIOS, SLOTWISE, scenario_input
 from slotwise import contract
-
-ROOT = Path(os.environ.get("SLOTWISE_ROOT", Path(__file__).resolve().parents[3]))
-SLOTWISE = os.environ.get("SLOTWISE", str(ROOT / "target/debug/slotwise"))
-SCENARIOS = [
-    "docs/examples/rolling-update.yaml",
-    "docs/examples/node-down.yaml",
-    "docs/examples/system/node-drains-during-canaries.yaml",
-    "docs/examples/canary-rollout/round-3-canaries-healthy.yaml",
-]
 
 
 def run_slotwise(*args: str) -> subprocess.CompletedProcess[str]:
@@ -41,10 +30,6 @@ def slotwise_json(*args: str) -> Any:
     done = run_slotwise(*args)
     assert done.returncode == 0, f"slotwise {' '.join(args)} failed: {done.stderr}"
     return json.loads(done.stdout)
-
-
-def scenario_input(scenario: str) -> Dict[str, Any]:
-    return dict(slotwise.read_scenario((ROOT / scenario).read_text()))
 
 
 def test_the_package_is_imported_from_the_venv_not_the_source_tree() -> None:
@@ -173,7 +158,8 @@ def test_the_reconciler_refuses_a_duplicated_allocation_id_as_the_command_does()
 def test_a_timestamp_beyond_2_to_the_53_crosses_exactly() -> None:
     now = 1767225600000000001
     plan = slotwise.reconcile({**scenario_input(SCENARIOS[0]), "now": now})
-    assert plan["deployment"]["create-time"] == now
+    deployment = plan["deployment"]
+    assert deployment is not None and deployment["create-time"] == now
 
 
 def test_a_scenario_that_is_not_one_is_a_scenario_error_with_its_place() -> None:

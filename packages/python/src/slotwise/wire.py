@@ -22,6 +22,8 @@ import struct
 from typing import Any, Callable, Dict, List, Mapping, Optional, Tuple, Union
 
 from .errors import InputError, WireError
+from .wire_fitted import FittedInput
+from .wire_numbers import RANGES, U64_MAX, varint
 
 #: The format version this codec writes and reads (``wire::VERSION`` in the reconciler).
 WIRE_VERSION = 1
@@ -30,20 +32,6 @@ CONTENT_INPUT = 1
 CONTENT_OUTCOME = 2
 
 _MAGIC = b"SW"
-_U64_MAX = (1 << 64) - 1
-_S64_MIN = -(1 << 63)
-_S64_MAX = (1 << 63) - 1
-_RANGES = {
-    "u8": (0, 0xFF),
-    "u16": (0, 0xFFFF),
-    "u32": (0, 0xFFFFFFFF),
-    "u64": (0, _U64_MAX),
-    "s8": (-0x80, 0x7F),
-    "s16": (-0x8000, 0x7FFF),
-    "s32": (-0x80000000, 0x7FFFFFFF),
-    "s64": (_S64_MIN, _S64_MAX),
-}
-
 Writer = Callable[[bytearray, Any], None]
 
 
@@ -73,13 +61,6 @@ def _expected(what: str, value: Any) -> _Mismatch:
 
 def _is_int(value: Any) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
-
-
-def _varint(out: bytearray, n: int) -> None:
-    while n > 0x7F:
-        out.append((n & 0x7F) | 0x80)
-        n >>= 7
-    out.append(n)
 
 
 class _Reader:
@@ -120,7 +101,7 @@ class _Reader:
             shift += 7
             if shift > 63:
                 raise WireError(f"a malformed varint at byte {pos}")
-        if n > _U64_MAX:
+        if n > U64_MAX:
             raise WireError(f"a varint beyond 64 bits at byte {pos}")
         self.pos = pos
         return n
@@ -181,7 +162,7 @@ def _string() -> _Codec:
         if n < 0x80:
             out.append(n)
         else:
-            _varint(out, n)
+            varint(out, n)
         out += encoded
 
     def read(r: _Reader) -> str:
@@ -196,7 +177,7 @@ def _string() -> _Codec:
 
 
 def _integer(prim: str) -> _Codec:
-    low, high = _RANGES[prim]
+    low, high = RANGES[prim]
     signed = low < 0
 
     if prim in ("u8", "s8"):
@@ -219,7 +200,7 @@ def _integer(prim: str) -> _Codec:
         if n < 0x80:
             out.append(n)
         else:
-            _varint(out, n)
+            varint(out, n)
 
     def read(r: _Reader) -> int:
         n = r.varint()
@@ -256,7 +237,7 @@ def _primitive(prim: str) -> _Codec:
         return _bool()
     if prim == "string":
         return _string()
-    if prim in _RANGES:
+    if prim in RANGES:
         return _integer(prim)
     if prim in ("f32", "f64"):
         return _float(prim)
@@ -362,7 +343,7 @@ class _Codecs:
             if i < 0x80:
                 out.append(i)
             else:
-                _varint(out, i)
+                varint(out, i)
 
         def read(r: _Reader) -> str:
             i = r.varint()
@@ -386,7 +367,7 @@ class _Codecs:
             i = index.get(tag) if isinstance(tag, str) else None
             if i is None:
                 raise _expected(f"a case of {name} ({names})", v)
-            _varint(out, i)
+            varint(out, i)
             _write_payload(compiled[i][1], out, payload, tag)
 
         def read(r: _Reader) -> Any:
@@ -422,7 +403,7 @@ class _Codecs:
         def write(out: bytearray, v: Any) -> None:
             if not isinstance(v, (list, tuple)):
                 raise _expected("a list", v)
-            _varint(out, len(v))
+            varint(out, len(v))
             for i, item in enumerate(v):
                 try:
                     write_item(out, item)
@@ -449,7 +430,7 @@ class _Codecs:
                 data = bytes(v)
             else:
                 raise _expected("list<u8> (bytes or a list of ints)", v)
-            _varint(out, len(data))
+            varint(out, len(data))
             out += data
 
         def read(r: _Reader) -> List[int]:
@@ -482,7 +463,7 @@ class _Codecs:
             if not isinstance(v, Mapping) or len(v) != 1 or not ("Ok" in v or "Err" in v):
                 raise _expected("{'Ok': ...} or {'Err': ...}", v)
             ((tag, payload),) = v.items()
-            _varint(out, 0 if tag == "Ok" else 1)
+            varint(out, 0 if tag == "Ok" else 1)
             _write_payload(ok if tag == "Ok" else err, out, payload, tag)
 
         def read(r: _Reader) -> Dict[str, Any]:
@@ -501,6 +482,7 @@ class WireCodec:
     def __init__(self, wit_types: Mapping[str, Any]) -> None:
         codecs = _Codecs(wit_types)
         self._input = codecs.of({"ref": "reconcile-input"})
+        self._fitted_input = FittedInput(wit_types, lambda ty: codecs.of(ty).write)
         self._outcome = codecs.of({"result": {"ok": {"ref": "plan"}, "err": {"ref": "input-error"}}})
 
     def encode_input(self, value: Mapping[str, Any]) -> bytes:
@@ -508,7 +490,15 @@ class WireCodec:
 
         Raises :class:`InputError` naming the field of a value that does not fit the contract.
         """
-        return _encode(self._input, CONTENT_INPUT, value)
+        out = bytearray(_MAGIC)
+        out += bytes((WIRE_VERSION, CONTENT_INPUT))
+        try:
+            self._fitted_input.write(out, value)
+        except Exception:
+            # Whatever the generated writer refuses, the generic codecs
+            # write or name.
+            return _encode(self._input, CONTENT_INPUT, value)
+        return bytes(out)
 
     def decode_input(self, data: bytes) -> Dict[str, Any]:
         """An encoded input, read back; raises :class:`WireError` when malformed."""
