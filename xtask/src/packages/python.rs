@@ -106,6 +106,8 @@ fn run_tests(ws: &Workspace, venv: &Path, output: &str) -> Result<()> {
     for what in [
         &["-p", "slotwise"][..],
         &["packages/python/examples/embedding.py"],
+        // The tests too, so that their typing does not drift from the package's.
+        &["packages/python/tests"],
     ] {
         let mut args = vec!["-m", "mypy", "--strict", "--cache-dir", &cache];
         args.extend_from_slice(what);
