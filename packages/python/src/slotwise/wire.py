@@ -490,8 +490,7 @@ class WireCodec:
 
         Raises :class:`InputError` naming the field of a value that does not fit the contract.
         """
-        out = bytearray(_MAGIC)
-        out += bytes((WIRE_VERSION, CONTENT_INPUT))
+        out = _header(CONTENT_INPUT)
         try:
             self._fitted_input.write(out, value)
         except Exception:
@@ -515,9 +514,13 @@ class WireCodec:
         return value
 
 
+def _header(content: int) -> bytearray:
+    """A buffer holding the four-byte header of a buffer of ``content``."""
+    return bytearray((*_MAGIC, WIRE_VERSION, content))
+
+
 def _encode(codec: _Codec, content: int, value: Any) -> bytes:
-    out = bytearray(_MAGIC)
-    out += bytes((WIRE_VERSION, content))
+    out = _header(content)
     try:
         codec.write(out, value)
     except _Mismatch as m:
