@@ -1,30 +1,19 @@
 //! The session: a reconcile driven question by question, one plugin and one batch at a time, that resumes where it paused and decides everything a host only relays.
 
 use slotwise_reconciler::plugin::{
-    neutral_answers, Answers, Batch, Hook, PreSlotAnswer, Veto, ViewParts,
+    neutral_answers, Answers, Batch, Hook, PreSlotAnswer, Veto, READS_NOTHING,
 };
 use slotwise_reconciler::{
     reconcile, Consulted, Failure, FailureKind, LogLevel, LogLine, Mode, Progress, Reply, Session,
 };
 use slotwise_scenario::{parse, Syntax};
 
-fn nothing() -> ViewParts {
-    ViewParts {
-        node_ids: false,
-        node_meta: false,
-        allocation_ids: false,
-        candidate_meta: false,
-        change_messages: false,
-        packed: false,
-    }
-}
-
 fn plugin(name: &str, hooks: &[Hook]) -> Consulted {
     Consulted {
         name: name.into(),
         version: "1.0.0".into(),
         hooks: hooks.to_vec(),
-        reads: nothing(),
+        reads: READS_NOTHING,
         mode: Mode::Enforce,
         fail_open: false,
         unloaded: None,

@@ -9,7 +9,7 @@
 use slotwise_reconciler::plugin::{
     Adjustment, Answers, Batch, CandidateAdjustment, Classification, Deferral, Hook,
     PostSlotAnswer, PostSlotDecision, PreSlotAnswer, PreSlotDecision, PromotionAnswer,
-    PromotionDecision, UpdateKind, Veto, ViewParts,
+    PromotionDecision, UpdateKind, Veto, READS_EVERY_PART,
 };
 use slotwise_reconciler::{
     Consulted, Failure, FailureKind, LogLevel, LogLine, Mode, Progress, ReconcileInput, Reply,
@@ -48,14 +48,7 @@ fn consulted(monitor: bool) -> Vec<Consulted> {
         name: name.into(),
         version: "1".into(),
         hooks: vec![Hook::Promotion, Hook::PreSlot, Hook::PostSlot, Hook::Review],
-        reads: ViewParts {
-            node_ids: true,
-            node_meta: true,
-            allocation_ids: true,
-            candidate_meta: true,
-            change_messages: true,
-            packed: false,
-        },
+        reads: READS_EVERY_PART,
         mode,
         fail_open,
         unloaded: None,

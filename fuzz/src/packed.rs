@@ -1,6 +1,6 @@
 //! The packed-batch target: the reader of packed slot batches (the Rust SDK's, which scripted relays share) on any bytes; it may refuse them, never panic, and what it reads has the counts the header gives.
 
-use slotwise_reconciler::plugin::{Answers, Batch, Hook, SlotBatch, ViewParts};
+use slotwise_reconciler::plugin::{Answers, Batch, Hook, SlotBatch, ViewParts, READS_EVERY_PART};
 use slotwise_reconciler::{Consulted, Mode, Progress, Reply, Session};
 use slotwise_scenario::packed::unpack;
 
@@ -41,12 +41,8 @@ pub fn seeds() -> Vec<(String, Vec<u8>)> {
         version: "1".into(),
         hooks: vec![Hook::PreSlot, Hook::PostSlot, Hook::Review],
         reads: ViewParts {
-            node_ids: true,
-            node_meta: true,
-            allocation_ids: true,
-            candidate_meta: true,
-            change_messages: true,
             packed: true,
+            ..READS_EVERY_PART
         },
         mode: Mode::Enforce,
         fail_open: false,

@@ -379,6 +379,18 @@ impl<'a> Candidate<'a> {
         }
     }
 
+    /// Resumes the candidate, whose client came back: its plan entry.
+    pub(crate) fn resume(&mut self) -> AllocationUpdate {
+        self.mark(Marks::RESUMED);
+        let message = say!(
+            "client on node ",
+            self.node.id,
+            " reconnected; resume the allocation"
+        );
+        self.settle(|| message.clone());
+        self.update_entry(Reason::Reconnect, message)
+    }
+
     /// The follow-up evaluation this candidate is attached to, as a plan
     /// entry names it.
     pub(crate) fn followup_eval(&self) -> Option<String> {

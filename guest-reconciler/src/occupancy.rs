@@ -148,14 +148,6 @@ mod tests {
         assert_eq!(o.next_canaries(2, &[0, 3], &[0, 3]), vec![2, 4]);
     }
 
-    /// A file of Nomad's name-index cases.
-    #[derive(Deserialize)]
-    #[serde(deny_unknown_fields)]
-    struct Cases {
-        nomad: String,
-        cases: Vec<Case>,
-    }
-
     #[derive(Deserialize)]
     #[serde(deny_unknown_fields)]
     struct Case {
@@ -203,7 +195,7 @@ mod tests {
 
     #[test]
     fn nomad_name_index_cases_hold() {
-        let files: Vec<(_, Cases)> = crate::unit_cases::load("name-index");
+        let files = crate::unit_cases::load::<Case>("name-index");
         assert!(files.len() >= 5, "expected Nomad's five name-index tests");
         for (_, cases) in files {
             for case in &cases.cases {

@@ -240,7 +240,7 @@ impl Session {
             .map(hook_of)
             .ok_or_else(|| driving("the reconcile paused at no hook point"))?;
         let first = (0..self.plugins.len()).find(|&p| self.asks(p, hook));
-        let reads = first.map_or_else(views::nothing, |p| self.plugins[p].reads);
+        let reads = first.map_or(views::READS_NOTHING, |p| self.plugins[p].reads);
         let (shown, batch) = self
             .run
             .with_dependent(|_, run| views::batch(run, reads))

@@ -5,12 +5,14 @@
 //! slots are nodes. The steps that apply rulings work on that number alone;
 //! where a slot is (its name index, its node) is asked of the group.
 
-use crate::candidate::Candidate;
+use crate::candidate::{Candidate, Marks};
 use crate::deployment::Deployments;
 use crate::followup::Batch;
 use crate::pipeline::{Flow, Reporting};
 use crate::ruling::{Point, Rulings, Wants};
-use crate::{GroupPlan, Placement, PolicyAction, PolicyVerdict, StepReport, TaskGroup};
+use crate::{
+    ClientStatus, GroupPlan, Placement, PolicyAction, PolicyVerdict, Reason, StepReport, TaskGroup,
+};
 use std::collections::{BTreeMap, BTreeSet};
 use std::ops::Range;
 
@@ -91,6 +93,38 @@ pub(crate) struct Parts<'g, 'a> {
     pub(crate) candidates: &'g mut [Candidate<'a>],
     pub(crate) plan: &'g mut GroupPlan,
     pub(crate) hooks: &'g mut SlotHooks,
+}
+
+impl Parts<'_, '_> {
+    /// Stops the candidate at `i`, once. `counted` says whether the stop shows
+    /// in the group's stop counter, which Nomad keeps for user-visible churn;
+    /// an uncounted stop is remembered, so that a hook withdrawing it leaves
+    /// the counter alone. A stop supersedes resuming the same allocation.
+    pub(crate) fn stop(
+        self,
+        i: usize,
+        reason: Reason,
+        client_status: Option<ClientStatus>,
+        message: String,
+        counted: bool,
+    ) {
+        let c = &mut self.candidates[i];
+        if c.has(Marks::STOPPED) {
+            return;
+        }
+        if c.take(Marks::RESUMED) {
+            self.plan
+                .reconnect_updates
+                .retain(|u| u.allocation != c.id());
+            self.plan.counters.reconnect -= 1;
+        }
+        self.plan.stops.push(c.stop(reason, client_status, message));
+        if counted {
+            self.plan.counters.stop += 1;
+        } else {
+            self.hooks.uncounted_stops.insert(c.id().to_string());
+        }
+    }
 }
 
 /// A group being decided, as the job's run and the slot hooks see it,

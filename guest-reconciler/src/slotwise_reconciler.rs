@@ -76,5 +76,6 @@ pub use wit::exports::slotwise::reconciler::types::*;
 /// What plugins see and answer: the types of the `slotwise:plugin` package.
 pub mod plugin {
     pub use crate::answers::neutral as neutral_answers;
+    pub use crate::views::{READS_EVERY_PART, READS_NOTHING};
     pub use crate::wit::exports::slotwise::plugin::types::*;
 }

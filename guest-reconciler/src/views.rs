@@ -15,17 +15,26 @@ use crate::slot_hooks::HookedGroup;
 use crate::{Classification, ClientStatus, NodeStatus, Timestamp, UpdateKind};
 use packed::Packer;
 
-/// No optional part: what a plugin that reads none of them gets.
-pub(crate) fn nothing() -> ViewParts {
-    ViewParts {
-        node_ids: false,
-        node_meta: false,
-        allocation_ids: false,
-        candidate_meta: false,
-        change_messages: false,
-        packed: false,
-    }
-}
+/// No optional part: what a plugin that reads none of them gets, the
+/// cheapest batches.
+pub const READS_NOTHING: ViewParts = ViewParts {
+    node_ids: false,
+    node_meta: false,
+    allocation_ids: false,
+    candidate_meta: false,
+    change_messages: false,
+    packed: false,
+};
+
+/// Every optional part, as typed lists.
+pub const READS_EVERY_PART: ViewParts = ViewParts {
+    node_ids: true,
+    node_meta: true,
+    allocation_ids: true,
+    candidate_meta: true,
+    change_messages: true,
+    packed: false,
+};
 
 /// What a batch shows, in the run's terms, to read answers against.
 pub(crate) struct Shown {

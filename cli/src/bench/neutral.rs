@@ -3,7 +3,7 @@
 use super::timing::{human, time};
 use anyhow::Result;
 use slotwise_reconciler as core;
-use slotwise_reconciler::plugin::{neutral_answers, Batch, Hook, ViewParts};
+use slotwise_reconciler::plugin::{neutral_answers, Batch, Hook, READS_NOTHING};
 use std::time::Duration;
 
 /// What the session itself costs, natively, without a component boundary:
@@ -19,14 +19,7 @@ pub fn run(job: &core::ReconcileInput, slots: usize, rounds: usize) -> Result<()
         name: "neutral".into(),
         version: String::new(),
         hooks: vec![Hook::Promotion, Hook::PreSlot, Hook::PostSlot, Hook::Review],
-        reads: ViewParts {
-            node_ids: false,
-            node_meta: false,
-            allocation_ids: false,
-            candidate_meta: false,
-            change_messages: false,
-            packed: false,
-        },
+        reads: READS_NOTHING,
         mode: core::Mode::Enforce,
         fail_open: false,
         unloaded: None,

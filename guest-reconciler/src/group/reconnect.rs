@@ -5,7 +5,7 @@ use crate::candidate::{Marks, Standing};
 use crate::pipeline::Outcome;
 use crate::reconnect_strategy::{pick, Keep};
 use crate::sentence::say;
-use crate::{AllocationUpdate, ClientStatus, DesiredStatus, Reason, ReconnectStrategy};
+use crate::{ClientStatus, DesiredStatus, Reason, ReconnectStrategy};
 use std::collections::BTreeMap;
 
 pub(super) fn run(g: &mut GroupRun) -> Outcome {
@@ -48,21 +48,8 @@ pub(super) fn run(g: &mut GroupRun) -> Outcome {
         }
         g.candidates[r].standing = Standing::Untainted;
         if resumes(g, r) {
-            let c = &mut g.candidates[r];
-            c.mark(Marks::RESUMED);
-            let message = say!(
-                "client on node ",
-                c.node.id,
-                " reconnected; resume the allocation"
-            );
-            c.settle(|| message.clone());
-            g.plan.reconnect_updates.push(AllocationUpdate {
-                allocation: c.id().to_string(),
-                name_index: c.index(),
-                followup_eval: None,
-                reason: Reason::Reconnect,
-                message,
-            });
+            let entry = g.candidates[r].resume();
+            g.plan.reconnect_updates.push(entry);
             resumed += 1;
         }
     }

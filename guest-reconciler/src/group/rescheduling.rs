@@ -180,13 +180,6 @@ mod tests {
     use serde::Deserialize;
 
     #[derive(Deserialize)]
-    #[serde(deny_unknown_fields)]
-    struct Cases {
-        nomad: String,
-        cases: Vec<Case>,
-    }
-
-    #[derive(Deserialize)]
     #[serde(deny_unknown_fields, rename_all = "kebab-case")]
     struct Case {
         name: String,
@@ -235,7 +228,7 @@ mod tests {
 
     #[test]
     fn nomad_should_filter_cases_hold() {
-        for (_, cases) in crate::unit_cases::load::<Cases>("rescheduling-units") {
+        for (_, cases) in crate::unit_cases::load::<Case>("rescheduling-units") {
             for case in &cases.cases {
                 let observed = observed(case);
                 let got = match screen(&observed.glance(), &observed, case.batch) {

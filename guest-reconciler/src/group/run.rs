@@ -7,7 +7,7 @@ use crate::occupancy::Occupancy;
 use crate::pipeline::Reporting;
 use crate::ruling::Wants;
 use crate::slot::Slots;
-use crate::slot_hooks::SlotHooks;
+use crate::slot_hooks::{HookedGroup, SlotHooks};
 use crate::{
     ClientStatus, DeploymentGroup, DesiredUpdates, GroupPlan, Job, Placement, Reason, StepReport,
     TaskGroup, Timestamp,
@@ -166,8 +166,7 @@ impl<'a> GroupRun<'a> {
             .count()
     }
 
-    /// Stops the candidate at `i`, once. `counted` says whether the stop shows
-    /// in the group's stop counter, which Nomad keeps for user-visible churn.
+    /// Stops the candidate at `i`, once: see [`crate::slot_hooks::Parts::stop`].
     pub(crate) fn stop(
         &mut self,
         i: usize,
@@ -176,23 +175,8 @@ impl<'a> GroupRun<'a> {
         message: String,
         counted: bool,
     ) {
-        let c = &mut self.candidates[i];
-        if c.has(Marks::STOPPED) {
-            return;
-        }
-        // A stop supersedes resuming the same allocation in this plan.
-        if c.take(Marks::RESUMED) {
-            self.plan
-                .reconnect_updates
-                .retain(|u| u.allocation != c.id());
-            self.plan.counters.reconnect -= 1;
-        }
-        self.plan.stops.push(c.stop(reason, client_status, message));
-        if counted {
-            self.plan.counters.stop += 1;
-        } else {
-            self.hooks.uncounted_stops.insert(c.id().to_string());
-        }
+        self.parts()
+            .stop(i, reason, client_status, message, counted);
     }
 
     /// Creates one follow-up evaluation per batch, and, when `attach` says

@@ -3,11 +3,11 @@
 use super::nodes::NodeSet;
 use super::rules::NodeRule;
 use super::slots::{self, NodeSlot};
-use crate::candidate::{Candidate, Marks};
+use crate::candidate::Candidate;
 use crate::deployment::Deployments;
 use crate::pipeline::Reporting;
 use crate::ruling::Wants;
-use crate::slot_hooks::SlotHooks;
+use crate::slot_hooks::{HookedGroup, SlotHooks};
 use crate::{
     ClientStatus, DeploymentGroup, GroupPlan, Job, Reason, ReconcileInput, StepReport, TaskGroup,
 };
@@ -100,8 +100,7 @@ impl<'a> NodeGroupRun<'a> {
         }
     }
 
-    /// Stops the candidate at `i`, once. `counted` says whether the stop shows
-    /// in the group's stop counter.
+    /// Stops the candidate at `i`, once: see [`crate::slot_hooks::Parts::stop`].
     pub(crate) fn stop(
         &mut self,
         i: usize,
@@ -110,14 +109,8 @@ impl<'a> NodeGroupRun<'a> {
         message: String,
         counted: bool,
     ) {
-        let c = &mut self.candidates[i];
-        if c.has(Marks::STOPPED) {
-            return;
-        }
-        self.plan.stops.push(c.stop(reason, client_status, message));
-        if counted {
-            self.plan.counters.stop += 1;
-        }
+        self.parts()
+            .stop(i, reason, client_status, message, counted);
     }
 
     /// Whether the job's current version and instance created candidate `i`.

@@ -92,7 +92,8 @@ fn judge(g: &mut NodeGroupRun, i: usize, t: &mut Tally) {
         return;
     }
     if reconnecting {
-        resume(g, i);
+        let entry = g.candidates[i].resume();
+        g.plan.reconnect_updates.push(entry);
         t.resumed += 1;
     }
     g.desired += 1;
@@ -124,20 +125,6 @@ fn judge(g: &mut NodeGroupRun, i: usize, t: &mut Tally) {
             t.destructive += 1;
         }
     }
-}
-
-/// Resumes a candidate whose client came back.
-fn resume(g: &mut NodeGroupRun, i: usize) {
-    let c = &mut g.candidates[i];
-    c.mark(Marks::RESUMED);
-    let message = say!(
-        "client on node ",
-        c.node.id,
-        " reconnected; resume the allocation"
-    );
-    c.settle(|| message.clone());
-    let entry = c.update_entry(Reason::Reconnect, message);
-    g.plan.reconnect_updates.push(entry);
 }
 
 /// Decides the finished sysbatch allocation at `f`, in a slot where nothing
