@@ -216,6 +216,9 @@ pub(crate) fn withdraw<'a>(
         }
         if p.canary {
             counters.canary = counters.canary.saturating_sub(1);
+        } else if p.reason == Reason::DestructiveUpdate {
+            // Finished sysbatch work placed again counts as a destructive update.
+            counters.destructive = counters.destructive.saturating_sub(1);
         } else if p.reason != Reason::Migrate {
             counters.place = counters.place.saturating_sub(1);
         }

@@ -202,6 +202,16 @@ proptest! {
         }
     }
 
+    /// Whatever the plugin answers, each counter counts the plan's entries:
+    /// a withdrawn change takes off its own count and no other.
+    #[test]
+    fn plugins_leave_every_counter_counting_the_entries_of_the_plan(
+        input in prop_oneof![input(), rollout_input()],
+        seed in any::<u64>(),
+    ) {
+        counters_agree_with_entries(&plan_with_plugin(&input, seed))?;
+    }
+
     /// The plan is the same every time for the same input and answers.
     #[test]
     fn the_same_answers_give_the_same_plan(input in input(), seed in any::<u64>()) {

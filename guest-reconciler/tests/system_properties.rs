@@ -17,6 +17,13 @@ proptest! {
         at_most_one_live_per_slot(&input, &plan)?;
     }
 
+    /// Each counter counts the plan's entries, rollouts with canaries
+    /// included.
+    #[test]
+    fn every_counter_counts_the_entries_of_the_plan(input in prop_oneof![input(), rollout_input()]) {
+        counters_agree_with_entries(&plan(&input))?;
+    }
+
     /// Placements go only to eligible nodes that are neither down,
     /// disconnected, gone nor draining.
     #[test]

@@ -1,7 +1,6 @@
 //! Canary placement: a destructive change under an update strategy with canaries first places the canaries it lacks.
 
 use super::run::GroupRun;
-use crate::candidate::Marks;
 use crate::pipeline::Outcome;
 use crate::sentence::say;
 use crate::{Placement, Reason};
@@ -10,12 +9,7 @@ pub(super) fn run(g: &mut GroupRun) -> Outcome {
     let Some(update) = g.spec.update.as_ref() else {
         return Outcome::skipped("no update strategy");
     };
-    let canary_slots: Vec<u32> = g
-        .candidates
-        .iter()
-        .filter(|c| c.has(Marks::CANARY))
-        .map(|c| c.index())
-        .collect();
+    let canary_slots = g.canary_slots();
     let have = canary_slots.len() as u32;
     g.requires_canaries = !g.destructive.is_empty() && have < update.canary && !g.dstate.promoted;
     if !g.requires_canaries {

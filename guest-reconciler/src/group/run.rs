@@ -139,6 +139,14 @@ impl<'a> GroupRun<'a> {
             .collect()
     }
 
+    /// The name indexes of the group's canaries, in slot order.
+    pub(crate) fn canary_slots(&self) -> Vec<u32> {
+        (self.candidates.iter())
+            .filter(|c| c.has(Marks::CANARY))
+            .map(|c| c.index())
+            .collect()
+    }
+
     /// How many candidates are in `standing`.
     pub(crate) fn count_of(&self, standing: Standing) -> usize {
         self.candidates.iter().filter(|c| c.is(standing)).count()

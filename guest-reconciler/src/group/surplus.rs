@@ -100,12 +100,7 @@ pub(super) fn run(g: &mut GroupRun) -> Outcome {
 
 /// After promotion, an old allocation sharing its slot with a canary goes first.
 fn give_up_canary_slots(g: &mut GroupRun, surplus: &mut Surplus) {
-    let mut canary_slots: Vec<u32> = g
-        .candidates
-        .iter()
-        .filter(|c| c.has(Marks::CANARY))
-        .map(|c| c.index())
-        .collect();
+    let mut canary_slots = g.canary_slots();
     canary_slots.dedup();
     for &index in canary_slots.iter().rev() {
         let message = || say!("slot ", index, " is held by a promoted canary");
