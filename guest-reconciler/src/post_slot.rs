@@ -10,7 +10,7 @@ use crate::followup::batches;
 use crate::pipeline::Outcome;
 use crate::ruling::{PostSlot, Ruling, Rulings};
 use crate::sentence::say;
-use crate::slot_hooks::{action, HookedGroup, SlotOf};
+use crate::slot_hooks::{action, Counted, HookedGroup, SlotOf};
 use crate::{AllocationUpdate, GroupPlan, PolicyVerdict, Reason};
 use std::collections::BTreeSet;
 
@@ -214,26 +214,34 @@ pub(crate) fn withdraw<'a>(
         if keep {
             return true;
         }
-        if p.canary {
-            counters.canary = counters.canary.saturating_sub(1);
-        } else if p.reason == Reason::DestructiveUpdate {
-            // Finished sysbatch work placed again counts as a destructive update.
-            counters.destructive = counters.destructive.saturating_sub(1);
-        } else if p.reason != Reason::Migrate {
-            counters.place = counters.place.saturating_sub(1);
+        // The counter a placement went to follows from why it was made: a
+        // failed canary's replacement is a canary but counts as a placement,
+        // finished sysbatch work placed again as a destructive update, and a
+        // migration on its stop.
+        let counter = match p.reason {
+            Reason::Canary => Some(&mut counters.canary),
+            Reason::DestructiveUpdate => Some(&mut counters.destructive),
+            Reason::Migrate => None,
+            _ => Some(&mut counters.place),
+        };
+        if let Some(counter) = counter {
+            *counter = counter.saturating_sub(1);
         }
         touched.extend(p.previous_allocation.clone());
         false
     });
-    let uncounted = &parts.hooks.uncounted_stops;
+    let apart = &parts.hooks.stops_counted_apart;
     plan.stops.retain(|s| {
         if !claimed.contains(s.allocation.as_str()) {
             return true;
         }
-        if s.reason == Reason::Migrate {
-            counters.migrate = counters.migrate.saturating_sub(1);
-        } else if !uncounted.contains(&s.allocation) {
-            counters.stop = counters.stop.saturating_sub(1);
+        let counter = match apart.get(&s.allocation) {
+            None => Some(&mut counters.stop),
+            Some(Counted::AsMigration) => Some(&mut counters.migrate),
+            Some(_) => None,
+        };
+        if let Some(counter) = counter {
+            *counter = counter.saturating_sub(1);
         }
         touched.insert(s.allocation.clone());
         false

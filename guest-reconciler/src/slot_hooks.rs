@@ -26,8 +26,9 @@ pub(crate) struct SlotHooks {
     pub(crate) prepared: bool,
     /// Slots a policy keeps as they are this round, held or vetoed.
     pub(crate) held: BTreeSet<u32>,
-    /// Stops that do not show in the stop counter, by allocation.
-    pub(crate) uncounted_stops: BTreeSet<String>,
+    /// How the stops that do not show in the stop counter were counted, by
+    /// allocation: withdrawing a stop takes it off its own counter.
+    pub(crate) stops_counted_apart: BTreeMap<String, Counted>,
     /// Allocations whose stops a safety rule binds: no hold, veto or
     /// deferral withdraws them (a system group's slot that more than one
     /// live allocation claims keeps the stops that leave it one).
@@ -43,7 +44,7 @@ impl SlotHooks {
             rulings: None,
             prepared: false,
             held: BTreeSet::new(),
-            uncounted_stops: BTreeSet::new(),
+            stops_counted_apart: BTreeMap::new(),
             binding: BTreeSet::new(),
             actions: Vec::new(),
         }
@@ -95,18 +96,28 @@ pub(crate) struct Parts<'g, 'a> {
     pub(crate) hooks: &'g mut SlotHooks,
 }
 
+/// Which counter a stop shows in. Nomad counts user-visible churn as
+/// stops, a move off a node as a migration, and neither a canary's
+/// migration nor the transient stops around canaries and reconnections.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub(crate) enum Counted {
+    AsStop,
+    AsMigration,
+    Not,
+}
+
 impl Parts<'_, '_> {
-    /// Stops the candidate at `i`, once. `counted` says whether the stop shows
-    /// in the group's stop counter, which Nomad keeps for user-visible churn;
-    /// an uncounted stop is remembered, so that a hook withdrawing it leaves
-    /// the counter alone. A stop supersedes resuming the same allocation.
+    /// Stops the candidate at `i`, once, counted as `counted` says; how it
+    /// was counted is remembered unless as a stop, so that a hook
+    /// withdrawing it takes it off that counter. A stop supersedes resuming
+    /// the same allocation.
     pub(crate) fn stop(
         self,
         i: usize,
         reason: Reason,
         client_status: Option<ClientStatus>,
         message: String,
-        counted: bool,
+        counted: Counted,
     ) {
         let c = &mut self.candidates[i];
         if c.has(Marks::STOPPED) {
@@ -119,10 +130,14 @@ impl Parts<'_, '_> {
             self.plan.counters.reconnect -= 1;
         }
         self.plan.stops.push(c.stop(reason, client_status, message));
-        if counted {
-            self.plan.counters.stop += 1;
-        } else {
-            self.hooks.uncounted_stops.insert(c.id().to_string());
+        let counters = &mut self.plan.counters;
+        match counted {
+            Counted::AsStop => counters.stop += 1,
+            Counted::AsMigration => counters.migrate += 1,
+            Counted::Not => {}
+        }
+        if counted != Counted::AsStop {
+            (self.hooks.stops_counted_apart).insert(c.id().to_string(), counted);
         }
     }
 }

@@ -7,6 +7,10 @@ use std::collections::{BTreeMap, BTreeSet};
 #[path = "clusters/service.rs"]
 mod service_cluster;
 
+#[path = "clusters/plans.rs"]
+#[allow(dead_code)] // shared with the plugin properties, which read more of it
+mod plans;
+
 use service_cluster::{held_back_input, input, stopped_input};
 
 // ---------------------------------------------------------------------------
@@ -79,29 +83,12 @@ proptest! {
 
     #[test]
     fn the_plan_names_only_allocations_of_the_input(input in input()) {
-        let known = allocations(&input);
-        let plan = plan(&input);
-        for g in &plan.groups {
-            let named = g.stops.iter().map(|s| &s.allocation)
-                .chain(g.destructive_updates.iter().map(|d| &d.allocation))
-                .chain([&g.in_place_updates, &g.attribute_updates, &g.disconnect_updates, &g.reconnect_updates]
-                    .into_iter().flatten().map(|u| &u.allocation))
-                .chain(g.placements.iter().filter_map(|p| p.previous_allocation.as_ref()));
-            for id in named {
-                prop_assert!(known.contains_key(id.as_str()), "{} is not in the input", id);
-            }
-        }
+        plans::names_only_input_allocations(&input, &plan(&input))?;
     }
 
     #[test]
     fn no_allocation_is_stopped_twice(input in input()) {
-        let plan = plan(&input);
-        for g in &plan.groups {
-            let mut seen = BTreeSet::new();
-            for id in g.stops.iter().map(|s| &s.allocation).chain(g.destructive_updates.iter().map(|d| &d.allocation)) {
-                prop_assert!(seen.insert(id), "{} is stopped twice in group {}", id, g.group);
-            }
-        }
+        plans::nothing_stopped_twice(&plan(&input))?;
     }
 
     #[test]

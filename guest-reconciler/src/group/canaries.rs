@@ -4,6 +4,7 @@ use super::run::GroupRun;
 use crate::candidate::{Marks, Standing};
 use crate::pipeline::Outcome;
 use crate::sentence::say;
+use crate::slot_hooks::Counted;
 use crate::{Classification, ClientStatus, Reason};
 use std::collections::BTreeSet;
 
@@ -32,7 +33,7 @@ pub(super) fn run(g: &mut GroupRun) -> Outcome {
             why,
             ", was never promoted"
         );
-        g.stop(i, Reason::CanaryCancelled, None, message, true);
+        g.stop(i, Reason::CanaryCancelled, None, message, Counted::AsStop);
         leave(g, i);
         cancelled += 1;
     }
@@ -56,13 +57,19 @@ pub(super) fn run(g: &mut GroupRun) -> Outcome {
         match rule.class {
             Classification::Migrate => {
                 let message = say!("canary on draining node ", c.node.id, " is migrated");
-                g.stop(i, Reason::Migrate, None, message, false);
+                g.stop(i, Reason::Migrate, None, message, Counted::Not);
                 leave(g, i);
                 replaced += 1;
             }
             Classification::Lost => {
                 let message = say!("canary on lost node ", c.node.id, " is replaced");
-                g.stop(i, Reason::Lost, Some(ClientStatus::Lost), message, false);
+                g.stop(
+                    i,
+                    Reason::Lost,
+                    Some(ClientStatus::Lost),
+                    message,
+                    Counted::Not,
+                );
                 leave(g, i);
                 replaced += 1;
             }

@@ -4,6 +4,7 @@ use super::run::GroupRun;
 use crate::candidate::Standing;
 use crate::pipeline::Outcome;
 use crate::sentence::say;
+use crate::slot_hooks::Counted;
 use crate::{Placement, Reason};
 
 pub(super) fn run(g: &mut GroupRun) -> Outcome {
@@ -11,7 +12,6 @@ pub(super) fn run(g: &mut GroupRun) -> Outcome {
     if migrating.is_empty() {
         return Outcome::skipped("nothing to migrate");
     }
-    g.plan.counters.migrate += migrating.len() as u32;
     let mut placed = 0;
     for i in migrating {
         let c = &g.candidates[i];
@@ -34,7 +34,7 @@ pub(super) fn run(g: &mut GroupRun) -> Outcome {
             node: None,
         });
         let message = say!("marked to move off node ", c.node.id);
-        g.stop(i, Reason::Migrate, None, message, false);
+        g.stop(i, Reason::Migrate, None, message, Counted::AsMigration);
         if let Some(p) = placement {
             g.plan.placements.push(p);
             placed += 1;

@@ -4,6 +4,7 @@ use super::run::{GroupRun, Proposal};
 use crate::candidate::{Candidate, Marks, Standing};
 use crate::pipeline::Outcome;
 use crate::sentence::say;
+use crate::slot_hooks::Counted;
 use crate::{ClientStatus, Placement, Reason};
 
 pub(super) fn run(g: &mut GroupRun) -> Outcome {
@@ -141,7 +142,7 @@ fn stop_replaced_failures(g: &mut GroupRun) {
             && c.client_status() != ClientStatus::Unknown;
         if failed {
             let message = "failed; a replacement is placed".to_string();
-            g.stop(i, Reason::RescheduleNow, None, message, true);
+            g.stop(i, Reason::RescheduleNow, None, message, Counted::AsStop);
         }
     }
 }
@@ -180,7 +181,7 @@ fn place_despite_deployment(g: &mut GroupRun) -> u32 {
         placed += 1;
         if !g.candidates[prev].has(Marks::DISCONNECTED) {
             let message = "failed; a replacement is placed".to_string();
-            g.stop(prev, Reason::RescheduleNow, None, message, true);
+            g.stop(prev, Reason::RescheduleNow, None, message, Counted::AsStop);
         }
     }
     g.plan.counters.place += placed;

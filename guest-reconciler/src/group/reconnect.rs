@@ -5,6 +5,7 @@ use crate::candidate::{Marks, Standing};
 use crate::pipeline::Outcome;
 use crate::reconnect_strategy::{pick, Keep};
 use crate::sentence::say;
+use crate::slot_hooks::Counted;
 use crate::{ClientStatus, DesiredStatus, Reason, ReconnectStrategy};
 use std::collections::BTreeMap;
 
@@ -74,13 +75,13 @@ fn settle_reconnecting(g: &mut GroupRun, r: usize, chain: &[usize], strategy: Re
             Reason::ReconnectFailed,
             Some(ClientStatus::Failed),
             message,
-            true,
+            Counted::AsStop,
         );
         return;
     }
     if !wanted(g, r) {
         let message = "its client reconnected, but it is no longer wanted".to_string();
-        g.stop(r, Reason::ReconnectUnwanted, None, message, true);
+        g.stop(r, Reason::ReconnectUnwanted, None, message, Counted::AsStop);
         return;
     }
     for &x in chain {
@@ -91,11 +92,23 @@ fn settle_reconnecting(g: &mut GroupRun, r: usize, chain: &[usize], strategy: Re
         match pick(strategy, original, replacement, g.ctx.now) {
             Keep::Replacement => {
                 let message = say!("its replacement ", replacement.id(), " is kept");
-                g.stop(r, Reason::ReconnectSuperseded, None, message, true);
+                g.stop(
+                    r,
+                    Reason::ReconnectSuperseded,
+                    None,
+                    message,
+                    Counted::AsStop,
+                );
             }
             Keep::Original => {
                 let message = say!("the original ", original.id(), " reconnected and is kept");
-                g.stop(x, Reason::ReplacementSuperseded, None, message, true);
+                g.stop(
+                    x,
+                    Reason::ReplacementSuperseded,
+                    None,
+                    message,
+                    Counted::AsStop,
+                );
             }
         }
     }

@@ -7,7 +7,7 @@ use crate::occupancy::Occupancy;
 use crate::pipeline::Reporting;
 use crate::ruling::Wants;
 use crate::slot::Slots;
-use crate::slot_hooks::{HookedGroup, SlotHooks};
+use crate::slot_hooks::{Counted, HookedGroup, SlotHooks};
 use crate::{
     ClientStatus, DeploymentGroup, DesiredUpdates, GroupPlan, Job, Placement, Reason, StepReport,
     TaskGroup, Timestamp,
@@ -181,7 +181,7 @@ impl<'a> GroupRun<'a> {
         reason: Reason,
         client_status: Option<ClientStatus>,
         message: String,
-        counted: bool,
+        counted: Counted,
     ) {
         self.parts()
             .stop(i, reason, client_status, message, counted);

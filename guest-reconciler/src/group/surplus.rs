@@ -5,6 +5,7 @@ use crate::candidate::{Marks, Standing};
 use crate::occupancy::Occupancy;
 use crate::pipeline::Outcome;
 use crate::sentence::say;
+use crate::slot_hooks::Counted;
 use crate::{ClientStatus, Reason};
 
 pub(super) fn run(g: &mut GroupRun) -> Outcome {
@@ -31,7 +32,13 @@ pub(super) fn run(g: &mut GroupRun) -> Outcome {
     let lost = g.positions(Standing::Lost);
     for &i in &lost {
         let message = lost_because(g, i);
-        g.stop(i, Reason::Lost, Some(ClientStatus::Lost), message, true);
+        g.stop(
+            i,
+            Reason::Lost,
+            Some(ClientStatus::Lost),
+            message,
+            Counted::AsStop,
+        );
     }
 
     // Unknown allocations hold their slot but do not count as running, and
@@ -176,7 +183,7 @@ impl Surplus {
     }
 
     fn take(&mut self, g: &mut GroupRun, i: usize, reason: Reason, message: String) {
-        g.stop(i, reason, None, message, true);
+        g.stop(i, reason, None, message, Counted::AsStop);
         self.remaining -= 1;
         self.stopped += 1;
     }

@@ -6,6 +6,7 @@ use crate::candidate::Standing;
 use crate::deployment::strategy;
 use crate::pipeline::Outcome;
 use crate::sentence::say;
+use crate::slot_hooks::Counted;
 use crate::Reason;
 use std::collections::BTreeSet;
 
@@ -90,7 +91,7 @@ pub(super) fn run(g: &mut NodeGroupRun) -> Outcome {
             " gets a canary of job version ",
             version
         );
-        g.stop(i, Reason::ReplacedByCanary, None, message, false);
+        g.stop(i, Reason::ReplacedByCanary, None, message, Counted::Not);
     }
     g.plan.counters.canary += new as u32;
     g.plan.counters.ignore += (live.len() - new) as u32;

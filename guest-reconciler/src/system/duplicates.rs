@@ -5,6 +5,7 @@ use crate::candidate::{Marks, Standing};
 use crate::group::updates::decide;
 use crate::pipeline::Outcome;
 use crate::sentence::say;
+use crate::slot_hooks::Counted;
 use crate::{Reason, UpdateKind};
 
 /// Whether the candidate at `i` stays on its node after its classification:
@@ -74,7 +75,7 @@ pub(super) fn run(g: &mut NodeGroupRun) -> Outcome {
             if g.candidates[i].is(Standing::Held) {
                 g.plan.counters.ignore = g.plan.counters.ignore.saturating_sub(1);
             }
-            g.stop(i, Reason::Duplicate, None, message.clone(), true);
+            g.stop(i, Reason::Duplicate, None, message.clone(), Counted::AsStop);
             g.candidates[i].standing = Standing::Out;
             stopped += 1;
         }

@@ -7,7 +7,7 @@ use crate::candidate::Candidate;
 use crate::deployment::Deployments;
 use crate::pipeline::Reporting;
 use crate::ruling::Wants;
-use crate::slot_hooks::{HookedGroup, SlotHooks};
+use crate::slot_hooks::{Counted, HookedGroup, SlotHooks};
 use crate::{
     ClientStatus, DeploymentGroup, GroupPlan, Job, Reason, ReconcileInput, StepReport, TaskGroup,
 };
@@ -107,7 +107,7 @@ impl<'a> NodeGroupRun<'a> {
         reason: Reason,
         client_status: Option<ClientStatus>,
         message: String,
-        counted: bool,
+        counted: Counted,
     ) {
         self.parts()
             .stop(i, reason, client_status, message, counted);

@@ -4,6 +4,7 @@ use super::run::NodeGroupRun;
 use crate::candidate::Standing;
 use crate::pipeline::Outcome;
 use crate::sentence::say;
+use crate::slot_hooks::Counted;
 use crate::Reason;
 
 pub(super) fn run(g: &mut NodeGroupRun) -> Outcome {
@@ -26,7 +27,7 @@ pub(super) fn run(g: &mut NodeGroupRun) -> Outcome {
                 continue;
             }
             let message = say!("slot ", index, " is beyond the group's count of ", count);
-            g.stop(i, Reason::ScaleDown, None, message, true);
+            g.stop(i, Reason::ScaleDown, None, message, Counted::AsStop);
             g.candidates[i].standing = Standing::Out;
             beyond += 1;
         }

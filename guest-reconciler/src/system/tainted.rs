@@ -4,6 +4,7 @@ use super::run::NodeGroupRun;
 use crate::candidate::{Marks, Standing};
 use crate::pipeline::Outcome;
 use crate::sentence::say;
+use crate::slot_hooks::Counted;
 use crate::{ClientStatus, Reason};
 
 pub(super) fn run(g: &mut NodeGroupRun) -> Outcome {
@@ -17,7 +18,7 @@ pub(super) fn run(g: &mut NodeGroupRun) -> Outcome {
         match c.standing {
             Standing::Migrating => {
                 let message = say!("marked to move off node ", node);
-                g.stop(i, Reason::Migrate, None, message, false);
+                g.stop(i, Reason::Migrate, None, message, Counted::AsMigration);
                 migrated += 1;
             }
             Standing::Lost => {
@@ -31,7 +32,13 @@ pub(super) fn run(g: &mut NodeGroupRun) -> Outcome {
                         " stayed away past lost-after; the allocation is lost"
                     ),
                 };
-                g.stop(i, Reason::Lost, Some(ClientStatus::Lost), message, true);
+                g.stop(
+                    i,
+                    Reason::Lost,
+                    Some(ClientStatus::Lost),
+                    message,
+                    Counted::AsStop,
+                );
                 lost += 1;
             }
             Standing::Disconnecting => {
@@ -53,7 +60,6 @@ pub(super) fn run(g: &mut NodeGroupRun) -> Outcome {
         g.candidates[i].standing = Standing::Out;
     }
     let counters = &mut g.plan.counters;
-    counters.migrate += migrated;
     counters.disconnect += disconnected;
     counters.ignore += kept;
     g.desired += kept;

@@ -7,6 +7,7 @@ use crate::classification::Taint;
 use crate::group::updates::decide;
 use crate::pipeline::Outcome;
 use crate::sentence::say;
+use crate::slot_hooks::Counted;
 use crate::{Reason, UpdateKind};
 
 /// What the step decided, for its report.
@@ -86,7 +87,7 @@ fn judge(g: &mut NodeGroupRun, i: usize, t: &mut Tally) {
         } else {
             why
         };
-        g.stop(i, reason, None, message, true);
+        g.stop(i, reason, None, message, Counted::AsStop);
         g.candidates[i].standing = Standing::Out;
         t.stopped += 1;
         return;

@@ -1,0 +1,137 @@
+//! Checks on a plan that hold for any job type, for the property tests with and without plugins.
+
+use proptest::prelude::*;
+use slotwise_reconciler::*;
+use std::collections::BTreeSet;
+
+/// Checks that every allocation the plan stops, updates or replaces is one
+/// of the input's.
+pub fn names_only_input_allocations(
+    input: &ReconcileInput,
+    plan: &Plan,
+) -> Result<(), TestCaseError> {
+    let known: BTreeSet<&str> = (input.allocations.iter())
+        .flat_map(|g| &g.allocations)
+        .map(|a| a.spec.id.as_str())
+        .collect();
+    for g in &plan.groups {
+        let updates = [
+            &g.in_place_updates,
+            &g.attribute_updates,
+            &g.disconnect_updates,
+            &g.reconnect_updates,
+        ];
+        let named = (g.stops.iter().map(|s| &s.allocation))
+            .chain(g.destructive_updates.iter().map(|d| &d.allocation))
+            .chain(updates.into_iter().flatten().map(|u| &u.allocation))
+            .chain(
+                g.placements
+                    .iter()
+                    .filter_map(|p| p.previous_allocation.as_ref()),
+            );
+        for id in named {
+            prop_assert!(known.contains(id.as_str()), "{} is not in the input", id);
+        }
+    }
+    Ok(())
+}
+
+/// Checks that no allocation is stopped twice, by a stop or a destructive
+/// update.
+pub fn nothing_stopped_twice(plan: &Plan) -> Result<(), TestCaseError> {
+    for g in &plan.groups {
+        let mut seen = BTreeSet::new();
+        let stopped = (g.stops.iter().map(|s| &s.allocation))
+            .chain(g.destructive_updates.iter().map(|d| &d.allocation));
+        for id in stopped {
+            prop_assert!(
+                seen.insert(id),
+                "{} is stopped twice in group {}",
+                id,
+                g.group
+            );
+        }
+    }
+    Ok(())
+}
+
+/// What a group's plan holds of each kind of change a counter counts.
+fn entries(g: &GroupPlan) -> [(&'static str, u32, usize); 8] {
+    let placed = |keep: fn(&Placement) -> bool| g.placements.iter().filter(|p| keep(p)).count();
+    let stopped = |keep: fn(Reason) -> bool| g.stops.iter().filter(|s| keep(s.reason)).count();
+    let c = &g.counters;
+    [
+        ("canary", c.canary, placed(|p| p.reason == Reason::Canary)),
+        (
+            "place",
+            c.place,
+            placed(|p| {
+                !matches!(
+                    p.reason,
+                    Reason::Canary | Reason::Migrate | Reason::DestructiveUpdate
+                )
+            }),
+        ),
+        (
+            "destructive",
+            c.destructive,
+            g.destructive_updates.len() + placed(|p| p.reason == Reason::DestructiveUpdate),
+        ),
+        ("migrate", c.migrate, stopped(|r| r == Reason::Migrate)),
+        ("in-place", c.in_place, g.in_place_updates.len()),
+        ("disconnect", c.disconnect, g.disconnect_updates.len()),
+        ("reconnect", c.reconnect, g.reconnect_updates.len()),
+        (
+            "stop",
+            c.stop,
+            stopped(|r| !matches!(r, Reason::Migrate | Reason::ReplacedByCanary)),
+        ),
+    ]
+}
+
+/// Checks that the changes withdrawn between `before` (no plugin) and
+/// `after` (a plugin that only withdraws, at post-slot or review) took off
+/// their own counts and no other: each counter falls by as many entries as
+/// its kind lost, and nothing is added. The stop and migration counters
+/// fall by at most as many: the plan does not say which stops were counted
+/// (a canary's migration is not, nor are transient stops).
+pub fn withdrawals_take_off_their_own_counts(
+    before: &Plan,
+    after: &Plan,
+) -> Result<(), TestCaseError> {
+    prop_assert_eq!(before.groups.len(), after.groups.len());
+    for (b, a) in before.groups.iter().zip(&after.groups) {
+        for ((name, was, had), (_, is, has)) in entries(b).into_iter().zip(entries(a)) {
+            prop_assert!(
+                has <= had,
+                "{}: {} {} entries after withdrawing, {} before",
+                b.group,
+                has,
+                name,
+                had
+            );
+            let fell = i64::from(was) - i64::from(is);
+            let withdrawn = (had - has) as i64;
+            if name == "stop" || name == "migrate" {
+                prop_assert!(
+                    (0..=withdrawn).contains(&fell),
+                    "{}: counter stop fell by {} for {} stops withdrawn",
+                    b.group,
+                    fell,
+                    withdrawn
+                );
+            } else {
+                prop_assert_eq!(
+                    fell,
+                    withdrawn,
+                    "{}: counter {} fell by {} for {} entries withdrawn",
+                    b.group,
+                    name,
+                    fell,
+                    withdrawn
+                );
+            }
+        }
+    }
+    Ok(())
+}
