@@ -41,6 +41,13 @@ proptest! {
         withdrawals_take_off_their_own_counts(&before, &after)?;
     }
 
+    /// Whatever else the plugin answers, a slot it holds, vetoes or defers
+    /// gets no change.
+    #[test]
+    fn a_held_vetoed_or_deferred_slot_gets_no_change(input in input(), seed in any::<u64>()) {
+        kept_slots_are_left_alone(&input, &plan_with_plugin(&input, seed))?;
+    }
+
     /// The plan is the same every time for the same input and answers.
     #[test]
     fn the_same_answers_give_the_same_plan(input in input(), seed in any::<u64>()) {

@@ -135,3 +135,53 @@ pub fn withdrawals_take_off_their_own_counts(
     }
     Ok(())
 }
+
+/// Checks that no change of the plan concerns a slot a plugin held, vetoed
+/// or deferred, where the plan applied it: nothing placed at the slot's
+/// name index, and no allocation of the slot stopped or updated.
+pub fn kept_slots_are_left_alone(input: &ReconcileInput, plan: &Plan) -> Result<(), TestCaseError> {
+    let index_of: std::collections::BTreeMap<&str, u32> = (input.allocations.iter())
+        .flat_map(|g| &g.allocations)
+        .map(|a| (a.spec.id.as_str(), a.spec.name_index))
+        .collect();
+    for action in plan.policy_actions.iter().filter(|a| a.applied) {
+        let kept = matches!(
+            action.verdict,
+            PolicyVerdict::Held | PolicyVerdict::Vetoed | PolicyVerdict::Deferred
+        );
+        let (true, Some(slot)) = (kept, action.slot) else {
+            continue;
+        };
+        let Some(g) = plan.groups.iter().find(|g| g.group == action.group) else {
+            continue;
+        };
+        let updates = [
+            &g.in_place_updates,
+            &g.disconnect_updates,
+            &g.reconnect_updates,
+        ];
+        let changed = (g.stops.iter().map(|s| &s.allocation))
+            .chain(g.destructive_updates.iter().map(|d| &d.allocation))
+            .chain(updates.into_iter().flatten().map(|u| &u.allocation));
+        for id in changed {
+            prop_assert_ne!(
+                index_of.get(id.as_str()),
+                Some(&slot),
+                "{}: {} of kept slot {} changed",
+                g.group,
+                id,
+                slot
+            );
+        }
+        for p in &g.placements {
+            prop_assert_ne!(
+                p.name_index,
+                slot,
+                "{}: a placement in kept slot {}",
+                g.group,
+                slot
+            );
+        }
+    }
+    Ok(())
+}
