@@ -7,10 +7,30 @@ mod system_cluster;
 #[path = "clusters/drawn.rs"]
 mod drawn;
 
+#[path = "clusters/plans.rs"]
+#[allow(dead_code)] // shared with the service properties, which read more of it
+mod plans;
+
 use drawn::plan_with_plugin;
 use proptest::prelude::*;
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use system_cluster::*;
+
+/// The allocations of slots (a group's name index on a node) that more
+/// than one live allocation claims.
+fn crowded_slots(input: &slotwise_reconciler::ReconcileInput) -> BTreeSet<&str> {
+    let mut claims: BTreeMap<(&str, u32, u32), Vec<&str>> = BTreeMap::new();
+    for group in &input.allocations {
+        for a in group.allocations.iter().filter(|a| is_live(a)) {
+            let slot = (group.group.as_str(), a.spec.node, a.spec.name_index);
+            claims.entry(slot).or_default().push(a.spec.id.as_str());
+        }
+    }
+    (claims.into_values())
+        .filter(|ids| ids.len() > 1)
+        .flatten()
+        .collect()
+}
 
 proptest! {
     #![proptest_config(ProptestConfig { cases: 400, .. ProptestConfig::default() })]
@@ -60,6 +80,20 @@ proptest! {
         seed in any::<u64>(),
     ) {
         counters_agree_with_entries(&plan_with_plugin(&input, seed))?;
+    }
+
+    /// Whatever else the plugin answers, a node slot it holds, vetoes or
+    /// defers gets no change, but for the stops in a slot that more than one
+    /// live allocation claims: those bind, so that no node is left running
+    /// two.
+    #[test]
+    fn a_held_vetoed_or_deferred_node_slot_gets_no_change_but_binding_stops(
+        input in prop_oneof![input(), rollout_input()],
+        seed in any::<u64>(),
+    ) {
+        let crowded = crowded_slots(&input);
+        let plan = plan_with_plugin(&input, seed);
+        plans::kept_slots_are_left_alone(&input, &plan, |id| crowded.contains(id))?;
     }
 
     /// The plan is the same every time for the same input and answers.
