@@ -17,8 +17,19 @@ pub fn reader(ws: &Workspace) -> Result<PathBuf> {
     // The `scenario` crate needs the reconciler's types, and a `cdylib`
     // exports what its dependencies export: the reader carries the
     // reconciler's interfaces too, unused by the package.
+    // The reader turns the reconciler's `schema` feature on. Built in the
+    // workspace's target folder, where cargo keeps one build of a `cdylib`
+    // crate whatever its features, the reconciler's two builds would take
+    // turns replacing each other, and each build of one component would
+    // start the other's over: some two and a half minutes of every CI run.
     let out = ws.root.join("target/slotwise/scenario-reader.wasm");
-    build_package(ws, "slotwise-scenario-reader", &out)?;
+    build_in(
+        ws,
+        "slotwise-scenario-reader",
+        &out,
+        &[],
+        "target/scenario-reader",
+    )?;
     Ok(out)
 }
 
@@ -37,6 +48,18 @@ pub fn build_package_importing(
     out: &Path,
     allowed: &[&str],
 ) -> Result<()> {
+    build_in(ws, package, out, allowed, "target")
+}
+
+/// As [`build_package_importing`], building in `target_dir`, a folder of
+/// the workspace.
+fn build_in(
+    ws: &Workspace,
+    package: &str,
+    out: &Path,
+    allowed: &[&str],
+    target_dir: &str,
+) -> Result<()> {
     ws.cargo(&[
         "build",
         "--profile",
@@ -45,9 +68,11 @@ pub fn build_package_importing(
         package,
         "--target",
         "wasm32-unknown-unknown",
+        "--target-dir",
+        target_dir,
     ])?;
-    let module = ws.root.join(format!(
-        "target/wasm32-unknown-unknown/component/{}.wasm",
+    let module = ws.root.join(target_dir).join(format!(
+        "wasm32-unknown-unknown/component/{}.wasm",
         package.replace('-', "_")
     ));
     let component = wrap(&module, allowed)?;
