@@ -8,6 +8,7 @@ mod service_cluster;
 mod drawn;
 
 #[path = "clusters/plans.rs"]
+#[allow(dead_code)] // shared with the system properties, which read more of it
 mod plans;
 
 use drawn::{plan_with_plugin, plan_with_plugin_at};

@@ -511,39 +511,3 @@ pub fn at_most_one_live_per_slot(input: &ReconcileInput, plan: &Plan) -> Result<
     }
     Ok(())
 }
-
-/// Checks that every counter of a system plan's groups counts its entries:
-/// a stop counts unless it is a migration (counted as one) or the
-/// transient stop of an allocation a canary replaces on its node; finished
-/// sysbatch work placed again counts as a destructive update.
-pub fn counters_agree_with_entries(plan: &Plan) -> Result<(), TestCaseError> {
-    for g in &plan.groups {
-        let c = &g.counters;
-        let stops = |keep: fn(Reason) -> bool| g.stops.iter().filter(|s| keep(s.reason)).count();
-        let placed = |canary: bool, reruns: bool| {
-            (g.placements.iter())
-                .filter(|p| p.canary == canary)
-                .filter(|p| (p.reason == Reason::DestructiveUpdate) == reruns)
-                .count()
-        };
-        let counted = stops(|r| !matches!(r, Reason::Migrate | Reason::ReplacedByCanary));
-        let pairs = [
-            ("stop", c.stop, counted),
-            ("migrate", c.migrate, stops(|r| r == Reason::Migrate)),
-            ("canary", c.canary, placed(true, false) + placed(true, true)),
-            ("place", c.place, placed(false, false)),
-            (
-                "destructive",
-                c.destructive,
-                g.destructive_updates.len() + placed(false, true),
-            ),
-            ("in-place", c.in_place, g.in_place_updates.len()),
-            ("disconnect", c.disconnect, g.disconnect_updates.len()),
-            ("reconnect", c.reconnect, g.reconnect_updates.len()),
-        ];
-        for (name, counter, entries) in pairs {
-            prop_assert_eq!(counter as usize, entries, "{}: counter {}", g.group, name);
-        }
-    }
-    Ok(())
-}
