@@ -301,3 +301,15 @@ fn a_bare_input_whose_counts_add_up_past_the_limit_is_refused_before_planning() 
         ],
     );
 }
+
+#[test]
+fn canaries_beyond_the_limit_are_refused_before_planning() {
+    let e = reconcile_error("canaries-beyond-the-limit.yaml");
+    assert_contains(
+        &e,
+        &[
+            "job.groups[0].update.canary",
+            "the groups' counts and canaries add up to 268435460 here; the limit is 1000000 over all groups",
+        ],
+    );
+}

@@ -194,3 +194,15 @@ fn a_running_system_job_needs_its_nodes_and_other_jobs_take_none() {
         ],
     );
 }
+
+#[test]
+fn a_sysbatch_count_on_every_eligible_node_is_held_to_the_allocation_limit() {
+    let e = refusal(&input("sysbatch-count-on-every-node-beyond-the-limit.yaml"));
+    assert_contains(
+        &e,
+        &[
+            "job.groups[0].count",
+            "the groups' counts on 1000 eligible nodes add up to 1000000000 here; the limit is 1000000 over all groups",
+        ],
+    );
+}

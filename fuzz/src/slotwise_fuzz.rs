@@ -106,6 +106,17 @@ pub fn encoded_input(data: &[u8]) {
         Ok(&once),
         "a decoded input must survive encoding again"
     );
+    if asked(&input) > u64::from(slotwise_reconciler::MAX_COUNT) {
+        // Refused before anything of that size is planned: a few bytes
+        // asking for a quarter of a billion canaries once took 24 GB,
+        // a sysbatch count on many nodes over 5 GB.
+        let refused = wire::decode_outcome(&wire::reconcile_encoded(data.to_vec()));
+        assert!(
+            matches!(refused, Ok(Err(_))),
+            "a job asking for more allocations than the limit must be refused"
+        );
+        return;
+    }
     if slots(&input) <= PLANNED_SLOTS {
         let encoded = wire::reconcile_encoded(data.to_vec());
         let outcome =
@@ -119,22 +130,32 @@ pub fn encoded_input(data: &[u8]) {
     }
 }
 
-/// The slots a plan of `input` covers: its groups' counts and allocations.
-fn slots(input: &slotwise_reconciler::ReconcileInput) -> u64 {
-    let counts: u64 = input
-        .job
-        .iter()
-        .flat_map(|j| {
-            j.groups
-                .iter()
-                .chain(j.history.iter().flat_map(|h| h.groups.iter()))
+/// The allocations the job's groups ask for: for a service or batch job
+/// their counts and canaries, for a system or sysbatch job their counts on
+/// every eligible node.
+fn asked(input: &slotwise_reconciler::ReconcileInput) -> u64 {
+    use slotwise_reconciler::JobType;
+    let Some(job) = &input.job else {
+        return 0;
+    };
+    let eligible = input.system.as_ref().map_or(0, |s| s.eligible.len() as u64);
+    (job.groups.iter())
+        .map(|g| match job.kind {
+            JobType::System | JobType::Sysbatch => u64::from(g.count) * eligible,
+            _ => u64::from(g.count) + g.update.as_ref().map_or(0, |u| u64::from(u.canary)),
         })
+        .sum()
+}
+
+/// The slots a plan of `input` covers: what its groups ask for, its past
+/// versions' counts, and its allocations.
+fn slots(input: &slotwise_reconciler::ReconcileInput) -> u64 {
+    let past: u64 = (input.job.iter())
+        .flat_map(|j| j.history.iter().flat_map(|h| h.groups.iter()))
         .map(|g| u64::from(g.count))
         .sum();
-    let allocations: u64 = input
-        .allocations
-        .iter()
+    let allocations: u64 = (input.allocations.iter())
         .map(|g| g.allocations.len() as u64)
         .sum();
-    counts + allocations
+    asked(input) + past + allocations
 }

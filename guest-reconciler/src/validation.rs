@@ -1,7 +1,7 @@
 //! Input checks: an inconsistent input is refused with the path of the offending field, never half-reconciled.
 
 use crate::sentence::say;
-use crate::{Duration, InputError, JobType, ReconcileInput, TaskGroup};
+use crate::{Duration, InputError, Job, JobType, ReconcileInput, SystemNodes, TaskGroup};
 
 mod distinct_ids;
 mod repeats;
@@ -30,7 +30,7 @@ pub fn check(input: &ReconcileInput) -> Result<(), InputError> {
             ));
         }
         check_groups(&job.groups, "job.groups")?;
-        check_total_count(&job.groups)?;
+        check_total_count(job, input.system.as_ref())?;
         for (v, past) in job.history.iter().enumerate() {
             check_groups(&past.groups, &say!("job.history[", v, "].groups"))?;
         }
@@ -155,17 +155,40 @@ fn group_and_place(input: &ReconcileInput, mut p: usize) -> (usize, usize) {
     (0, 0)
 }
 
-/// Each group's count is within the limit; so must their sum be, or a job
-/// of many groups would still plan millions of placements.
-fn check_total_count(groups: &[TaskGroup]) -> Result<(), InputError> {
+/// Refuses a job whose groups ask for more than [`MAX_COUNT`] allocations
+/// in all, or a job of many groups, one canary count or a sysbatch count
+/// on many nodes would still plan millions of placements. A service or
+/// batch group asks for its count and the canaries an update places beside
+/// it, which Nomad does not hold to the count. A system or sysbatch group
+/// asks for its count on every eligible node; its canaries replace
+/// allocations on those nodes and add none.
+fn check_total_count(job: &Job, system: Option<&SystemNodes>) -> Result<(), InputError> {
+    let on_nodes = crate::job::is_system(job.kind);
+    let eligible = system.map_or(0, |s| s.eligible.len() as u64);
     let mut total = 0u64;
-    for (i, group) in groups.iter().enumerate() {
-        total += u64::from(group.count);
-        if total > u64::from(MAX_COUNT) {
+    for (i, group) in job.groups.iter().enumerate() {
+        let (count, canaries) = if on_nodes {
+            (u64::from(group.count) * eligible, 0)
+        } else {
+            let canaries = group.update.as_ref().map_or(0, |u| u.canary);
+            (u64::from(group.count), u64::from(canaries))
+        };
+        for (field, n) in [("count", count), ("update.canary", canaries)] {
+            total += n;
+            if total <= u64::from(MAX_COUNT) {
+                continue;
+            }
+            let what = match (on_nodes, field) {
+                (true, _) => say!("counts on ", eligible, " eligible nodes"),
+                (false, "count") => "counts".to_string(),
+                (false, _) => "counts and canaries".to_string(),
+            };
             return Err(error(
-                say!("job.groups[", i, "].count"),
+                say!("job.groups[", i, "].", field),
                 say!(
-                    "the groups' counts add up to ",
+                    "the groups' ",
+                    what,
+                    " add up to ",
                     total,
                     " here; the limit is ",
                     MAX_COUNT,
