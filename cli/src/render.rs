@@ -1,7 +1,7 @@
 //! Plans for people: per group a table of changes and the counters, the deployment, and on request the why.
 
 use crate::clock::{from_now, iso8601};
-use slotwise_reconciler::{DesiredUpdates, GroupPlan, Plan, ReconcileInput};
+use slotwise_reconciler::{Allocation, DesiredUpdates, GroupPlan, Plan, ReconcileInput, TaskGroup};
 use slotwise_scenario::wit_name;
 use std::collections::BTreeMap;
 use std::fmt::Write;
@@ -16,9 +16,20 @@ pub fn plan(input: &ReconcileInput, plan: &Plan, explain: bool) -> String {
         None => format!("job {} (gone)", input.job_id),
     };
     let _ = writeln!(out, "{job} · now {}", iso8601(now));
+    // Each group's definition and allocations, found once: a scan of the
+    // job's groups per group made a plan of 100,000 groups take 40 s.
+    let specs: BTreeMap<&str, &TaskGroup> = (input.job.iter())
+        .flat_map(|j| j.groups.iter().rev())
+        .map(|s| (s.name.as_str(), s))
+        .collect();
+    let allocations: BTreeMap<&str, &[Allocation]> = (input.allocations.iter().rev())
+        .map(|g| (g.group.as_str(), g.allocations.as_slice()))
+        .collect();
     for group in &plan.groups {
         let _ = writeln!(out);
-        group_section(&mut out, input, group, now);
+        let spec = specs.get(group.group.as_str()).copied();
+        let place = Place::new(input, allocations.get(group.group.as_str()).copied());
+        group_section(&mut out, group, spec, &place, now);
         if explain {
             slots_section(&mut out, input, group);
         }
@@ -170,17 +181,19 @@ pub fn warnings(plan: &Plan) -> Vec<String> {
         .collect()
 }
 
-fn group_section(out: &mut String, input: &ReconcileInput, g: &GroupPlan, now: i64) {
-    let count = input
-        .job
-        .as_ref()
-        .and_then(|j| j.groups.iter().find(|s| s.name == g.group))
-        .map_or_else(
-            || "not in the job".to_string(),
-            |s| format!("count {}", s.count),
-        );
+/// Group `g` of the plan, defined by `spec` in the job, if it is there.
+fn group_section(
+    out: &mut String,
+    g: &GroupPlan,
+    spec: Option<&TaskGroup>,
+    place: &Place,
+    now: i64,
+) {
+    let count = spec.map_or_else(
+        || "not in the job".to_string(),
+        |s| format!("count {}", s.count),
+    );
     let _ = writeln!(out, "{} · {count}", g.group);
-    let place = Place::new(input, &g.group);
     let mut rows: Vec<((String, u32), usize, Vec<String>)> = Vec::new();
     let mut row = |slot: u32,
                    node: Option<&str>,
@@ -294,13 +307,10 @@ struct Place<'a> {
 }
 
 impl<'a> Place<'a> {
-    fn new(input: &'a ReconcileInput, group: &str) -> Self {
+    /// Places in a group whose allocations are `allocations`.
+    fn new(input: &'a ReconcileInput, allocations: Option<&'a [Allocation]>) -> Self {
         let nodes = match input.system {
-            Some(_) => input
-                .allocations
-                .iter()
-                .filter(|g| g.group == group)
-                .flat_map(|g| &g.allocations)
+            Some(_) => (allocations.into_iter().flatten())
                 .map(|a| (a.spec.id.as_str(), a.spec.node))
                 .collect(),
             None => BTreeMap::new(),

@@ -3,12 +3,12 @@
 use crate::allocation::Glance;
 use crate::classification::{classify, Facts, Rule, RuleId, Taint};
 use crate::deployment::Asked;
-use crate::policy::{GroupVersions, Policy};
+use crate::named_groups::NamedGroup;
+use crate::policy::Policy;
 use crate::sentence::say;
 use crate::{
     Allocation, AllocationUpdate, Classification, ClientStatus, DesiredTransition, Fingerprint,
-    GroupAllocations, Job, Node, ObservedState, Reason, ReconcileInput, Stop, Timestamp,
-    UpdateKind,
+    Node, ObservedState, Reason, ReconcileInput, Stop, Timestamp, UpdateKind,
 };
 use std::rc::Rc;
 
@@ -414,27 +414,17 @@ impl<'a> Candidate<'a> {
     }
 }
 
-/// The candidates of group `name`, sorted by slot, then by creation, then by
+/// The candidates of `group`, sorted by slot, then by creation, then by
 /// identifier: the order every later tie is broken in.
-pub(crate) fn gather<'a>(
-    input: &'a ReconcileInput,
-    job: Option<&'a Job>,
-    name: &str,
-) -> Vec<Candidate<'a>> {
-    let versions = GroupVersions::new(job, name);
+pub(crate) fn gather<'a>(input: &'a ReconcileInput, group: &NamedGroup<'a>) -> Vec<Candidate<'a>> {
+    let versions = &group.versions;
     let setting = Setting {
-        fingerprint: job
-            .and_then(|j| j.groups.iter().find(|g| g.name == name))
-            .map(|g| &g.fingerprint),
+        fingerprint: group.spec.map(|g| &g.fingerprint),
         deployment: input.deployment.as_ref().map(|d| &d.id),
         explained: input.explain,
         now: input.now,
     };
-    let allocations = input
-        .allocations
-        .iter()
-        .find(|g| g.group == name)
-        .map_or(&[][..], |g: &GroupAllocations| &g.allocations);
+    let allocations = group.allocations;
     let candidate = |a: &'a Allocation| {
         // Validation guarantees the node exists.
         let node = &input.nodes[a.spec.node as usize];

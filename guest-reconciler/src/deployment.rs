@@ -5,6 +5,7 @@ use crate::{
     ids, Deployment, DeploymentGroup, DeploymentStatus, DeploymentUpdate, Evaluation, Job,
     NewDeployment, Reason, Timestamp, UpdateStrategy,
 };
+use std::collections::BTreeMap;
 
 /// Status descriptions, as Nomad words them, so that tools reading them keep working.
 pub(crate) mod description {
@@ -77,6 +78,9 @@ pub(crate) struct Deployments<'a> {
     current: Option<Current<'a>>,
     /// The current deployment's group states, as the run updates them.
     groups: Vec<DeploymentGroup>,
+    /// Where each group's state is in `groups`: a job of many groups looked
+    /// each one up by a scan of them all.
+    positions: BTreeMap<String, usize>,
     /// A policy failed the current deployment during this run.
     failed_by_policy: bool,
     /// Status changes of existing deployments.
@@ -91,6 +95,7 @@ impl<'a> Deployments<'a> {
             old: None,
             current: None,
             groups: Vec::new(),
+            positions: BTreeMap::new(),
             failed_by_policy: false,
             updates: Vec::new(),
         };
@@ -133,7 +138,9 @@ impl<'a> Deployments<'a> {
                 this.old = Some(deployment);
             }
             Some(_) => {
-                this.groups = deployment.groups.clone();
+                for state in &deployment.groups {
+                    this.put_group(state.clone());
+                }
                 this.current = Some(Current::Existing(deployment));
             }
         }
@@ -194,8 +201,8 @@ impl<'a> Deployments<'a> {
 
     /// Marks the canaries of `group` promoted for the rest of the run.
     pub(crate) fn promote(&mut self, group: &str) {
-        if let Some(state) = self.groups.iter_mut().find(|g| g.group == group) {
-            state.promoted = true;
+        if let Some(&at) = self.positions.get(group) {
+            self.groups[at].promoted = true;
         }
     }
 
@@ -245,14 +252,18 @@ impl<'a> Deployments<'a> {
 
     /// The current deployment's state for `group`.
     pub(crate) fn group(&self, group: &str) -> Option<&DeploymentGroup> {
-        self.groups.iter().find(|g| g.group == group)
+        self.positions.get(group).map(|&at| &self.groups[at])
     }
 
     /// Sets the current deployment's state for a group.
     pub(crate) fn put_group(&mut self, state: DeploymentGroup) {
-        match self.groups.iter_mut().find(|g| g.group == state.group) {
-            Some(existing) => *existing = state,
-            None => self.groups.push(state),
+        match self.positions.get(&state.group) {
+            Some(&at) => self.groups[at] = state,
+            None => {
+                self.positions
+                    .insert(state.group.clone(), self.groups.len());
+                self.groups.push(state);
+            }
         }
     }
 
@@ -349,7 +360,7 @@ impl<'a> Deployments<'a> {
         }
         match current {
             Current::Created(mut created) => {
-                created.groups = std::mem::take(&mut self.groups);
+                created.groups = self.take_groups();
                 created.description = promotion_description(&created.groups).to_string();
                 Some(created)
             }
@@ -385,8 +396,14 @@ impl<'a> Deployments<'a> {
             d.id,
             " is initializing; its group states are sent in full"
         );
-        let groups = std::mem::take(&mut self.groups);
+        let groups = self.take_groups();
         in_full(d, job, groups, Reason::DeploymentInitializing, message)
+    }
+
+    /// The group states, which the run hands on: none are left.
+    fn take_groups(&mut self) -> Vec<DeploymentGroup> {
+        self.positions.clear();
+        std::mem::take(&mut self.groups)
     }
 
     /// The current deployment's group states, as the run updates them.

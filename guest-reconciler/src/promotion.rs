@@ -23,7 +23,8 @@ pub(crate) fn run(run: &mut JobRun) -> Outcome {
                 deployment: &deployment.id,
                 group: &state.group,
                 desired_canaries: state.desired_canaries,
-                canaries: gather(run.input, run.job, &state.group)
+                canaries: (run.groups.get(&state.group))
+                    .map_or_else(Vec::new, |g| gather(run.input, g))
                     .into_iter()
                     .filter(|c| state.placed_canaries.iter().any(|id| id == c.id()))
                     .filter(|c| !c.is_terminal())

@@ -8,7 +8,7 @@ use crate::candidate::gather;
 use crate::deciding::Deciding;
 use crate::deployment::Deployments;
 use crate::group::{Context, GroupRun};
-use crate::job::{group_names, is_system};
+use crate::job::is_system;
 use crate::pipeline::{step_table, Flow, Outcome};
 use crate::retire::{retire, retire_group, Retirement};
 use crate::ruling::{Point, Wants};
@@ -80,8 +80,8 @@ fn stop_job(run: &mut JobRun) -> Outcome {
         return Outcome::skipped("the job runs");
     }
     let (input, job) = (run.input, run.job);
-    for name in group_names(input, job) {
-        let mut candidates = gather(input, job, name);
+    for (name, group) in run.groups.in_order() {
+        let mut candidates = gather(input, group);
         for c in candidates.iter_mut() {
             if c.is_terminal() {
                 c.untrack(|| "already terminal; nothing to stop");
@@ -97,14 +97,10 @@ fn stop_job(run: &mut JobRun) -> Outcome {
 /// Decides the groups one after the other; a group that pauses at a hook
 /// point pauses the step, which goes on with it when resumed.
 fn groups(run: &mut JobRun) -> Outcome {
-    let (input, Some(job)) = (run.input, run.job) else {
+    let Some(job) = run.job else {
         return Outcome::skipped("no job");
     };
     let system = is_system(job.kind);
-    let names = run
-        .names
-        .get_or_insert_with(|| group_names(input, Some(job)))
-        .clone();
     loop {
         if let Some(mut g) = run.current.take() {
             g.parts().hooks.rulings = run.rulings.take();
@@ -124,7 +120,7 @@ fn groups(run: &mut JobRun) -> Outcome {
                 run.decided.push(Decided::Plan(Box::new(plan)));
             }
         }
-        let Some(&name) = names.get(run.next_group) else {
+        let Some(&name) = run.groups.names.get(run.next_group) else {
             break;
         };
         run.next_group += 1;
@@ -156,8 +152,9 @@ fn start<'a>(run: &mut JobRun<'a>, name: &'a str) -> Option<Box<Deciding<'a>>> {
         is_batch: job.kind == JobType::Batch,
         explain: input.explain,
     };
-    let mut candidates = gather(input, Some(job), name);
-    match job.groups.iter().find(|g| g.name == name) {
+    let group = run.groups.get(name)?;
+    let mut candidates = gather(input, group);
+    match group.spec {
         Some(spec) if spec.count > 0 => {
             let deployments = std::mem::replace(&mut run.deployments, Deployments::new(None, None));
             let g = GroupRun::new(ctx, deployments, spec, candidates, run.wants);

@@ -3,6 +3,7 @@
 use crate::candidate::Candidate;
 use crate::deciding::Deciding;
 use crate::deployment::Deployments;
+use crate::named_groups::NamedGroups;
 use crate::pipeline::Reporting;
 use crate::post_slot::post_slot_items;
 use crate::ruling::{Rulings, Wants};
@@ -71,8 +72,8 @@ pub(crate) struct JobRun<'a> {
     pub(crate) current: Option<Box<Deciding<'a>>>,
     /// The groups decided so far, in order.
     pub(crate) decided: Vec<Decided<'a>>,
-    /// The groups still to decide, once the groups step started.
-    pub(crate) names: Option<Vec<&'a str>>,
+    /// Every group of the input, by name, in the order they are decided.
+    pub(crate) groups: NamedGroups<'a>,
     pub(crate) next_group: usize,
     /// The job step to run next.
     pub(crate) cursor: usize,
@@ -95,7 +96,7 @@ impl<'a> JobRun<'a> {
             awaiting: Vec::new(),
             current: None,
             decided: Vec::new(),
-            names: None,
+            groups: NamedGroups::new(input, input.job.as_ref()),
             next_group: 0,
             cursor: 0,
             complete: true,

@@ -28,6 +28,7 @@ mod group;
 mod ids;
 mod job;
 mod memcmp;
+mod named_groups;
 mod names;
 mod occupancy;
 pub mod phrasing;

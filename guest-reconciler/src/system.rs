@@ -45,8 +45,9 @@ pub(crate) use run::NodeGroupRun;
 /// among the decided ones).
 pub(crate) fn start<'a>(run: &mut JobRun<'a>, name: &'a str) -> Option<Box<Deciding<'a>>> {
     let (input, job) = (run.input, run.job?);
-    let mut candidates = gather(input, Some(job), name);
-    let spec = job.groups.iter().find(|g| g.name == name);
+    let group = run.groups.get(name)?;
+    let mut candidates = gather(input, group);
+    let spec = group.spec;
     match spec {
         Some(spec) if spec.count > 0 => {
             let ctx = Context {

@@ -1,0 +1,96 @@
+//! Every group a reconcile decides, by name: its definition now and in the job's past versions, and its allocations, found in one pass over the input.
+//!
+//! Each group once scanned the job's groups, its history and the input's
+//! allocation lists for its name: a job of 50,000 groups (a 1.8 MB
+//! scenario) took 7.4 s to reconcile, quadratic in the groups.
+
+use crate::policy::{GroupVersions, Instance};
+use crate::{Allocation, Job, ReconcileInput, TaskGroup};
+use std::collections::BTreeMap;
+
+/// What the input says of one group.
+pub(crate) struct NamedGroup<'a> {
+    /// Its definition in the job's current version, if the job has it.
+    pub(crate) spec: Option<&'a TaskGroup>,
+    pub(crate) versions: GroupVersions<'a>,
+    /// Its allocations, as the input lists them.
+    pub(crate) allocations: &'a [Allocation],
+}
+
+/// The groups of a reconcile, in the order they are decided.
+pub(crate) struct NamedGroups<'a> {
+    /// The job's groups, in its order, then those only allocations still
+    /// name, in input order.
+    pub(crate) names: Vec<&'a str>,
+    by_name: BTreeMap<&'a str, NamedGroup<'a>>,
+}
+
+impl<'a> NamedGroups<'a> {
+    /// The groups of `input`, whose job is `job`. Names are unique in each
+    /// list (validation sees to it); were they not, the first would count.
+    pub(crate) fn new(input: &'a ReconcileInput, job: Option<&'a Job>) -> Self {
+        let current = |spec: Option<&'a TaskGroup>| {
+            job.zip(spec).map(|(j, g)| ((j.version, j.create_index), g))
+        };
+        let mut names = Vec::new();
+        let mut found: BTreeMap<&'a str, Found<'a>> = BTreeMap::new();
+        for g in job.into_iter().flat_map(|j| &j.groups) {
+            found
+                .entry(&g.name)
+                .or_insert_with(|| {
+                    names.push(g.name.as_str());
+                    Found::default()
+                })
+                .spec
+                .get_or_insert(g);
+        }
+        for g in &input.allocations {
+            found
+                .entry(&g.group)
+                .or_insert_with(|| {
+                    names.push(g.group.as_str());
+                    Found::default()
+                })
+                .allocations
+                .get_or_insert(&g.allocations);
+        }
+        for version in job.into_iter().flat_map(|j| &j.history) {
+            let instance = (version.version, version.create_index);
+            for g in &version.groups {
+                if let Some(f) = found.get_mut(g.name.as_str()) {
+                    f.past.push((instance, g));
+                }
+            }
+        }
+        let by_name = found
+            .into_iter()
+            .map(|(name, f)| {
+                let group = NamedGroup {
+                    spec: f.spec,
+                    versions: GroupVersions::new(current(f.spec), f.past),
+                    allocations: f.allocations.map_or(&[][..], Vec::as_slice),
+                };
+                (name, group)
+            })
+            .collect();
+        Self { names, by_name }
+    }
+
+    /// Group `name`, if the job or the allocations name it.
+    pub(crate) fn get(&self, name: &str) -> Option<&NamedGroup<'a>> {
+        self.by_name.get(name)
+    }
+
+    /// Every group with its name, in the order they are decided.
+    pub(crate) fn in_order(&self) -> impl Iterator<Item = (&'a str, &NamedGroup<'a>)> + '_ {
+        (self.names.iter()).filter_map(|&name| Some((name, self.by_name.get(name)?)))
+    }
+}
+
+/// A group's parts as the input's lists are read.
+#[derive(Default)]
+struct Found<'a> {
+    spec: Option<&'a TaskGroup>,
+    allocations: Option<&'a Vec<Allocation>>,
+    past: Vec<(Instance, &'a TaskGroup)>,
+}
