@@ -5,7 +5,7 @@ use crate::{
     ids, Deployment, DeploymentGroup, DeploymentStatus, DeploymentUpdate, Evaluation, Job,
     NewDeployment, Reason, Timestamp, UpdateStrategy,
 };
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 
 /// Status descriptions, as Nomad words them, so that tools reading them keep working.
 pub(crate) mod description {
@@ -81,6 +81,15 @@ pub(crate) struct Deployments<'a> {
     /// Where each group's state is in `groups`: a job of many groups looked
     /// each one up by a scan of them all.
     positions: BTreeMap<String, usize>,
+    /// How many of `groups` list each canary as placed. Every group asks,
+    /// of its candidates, whether any group's state lists them, as Nomad's
+    /// reconciler does: a set of them all, built per group, made a
+    /// deployment of 20,000 groups take 22 s.
+    placed_canaries: BTreeMap<String, u32>,
+    /// Canaries of unpromoted groups: of the input's deployment when it is
+    /// no longer current, and of the current one when it was in the input.
+    unpromoted_old: BTreeSet<&'a str>,
+    unpromoted_existing: BTreeSet<&'a str>,
     /// A policy failed the current deployment during this run.
     failed_by_policy: bool,
     /// Status changes of existing deployments.
@@ -96,6 +105,9 @@ impl<'a> Deployments<'a> {
             current: None,
             groups: Vec::new(),
             positions: BTreeMap::new(),
+            placed_canaries: BTreeMap::new(),
+            unpromoted_old: BTreeSet::new(),
+            unpromoted_existing: BTreeSet::new(),
             failed_by_policy: false,
             updates: Vec::new(),
         };
@@ -141,9 +153,11 @@ impl<'a> Deployments<'a> {
                 for state in &deployment.groups {
                     this.put_group(state.clone());
                 }
+                this.unpromoted_existing = unpromoted_canaries(deployment);
                 this.current = Some(Current::Existing(deployment));
             }
         }
+        this.unpromoted_old = this.old.map(unpromoted_canaries).unwrap_or_default();
         this
     }
 
@@ -257,8 +271,21 @@ impl<'a> Deployments<'a> {
 
     /// Sets the current deployment's state for a group.
     pub(crate) fn put_group(&mut self, state: DeploymentGroup) {
+        for id in &state.placed_canaries {
+            *self.placed_canaries.entry(id.clone()).or_default() += 1;
+        }
         match self.positions.get(&state.group) {
-            Some(&at) => self.groups[at] = state,
+            Some(&at) => {
+                let old = std::mem::replace(&mut self.groups[at], state);
+                for id in &old.placed_canaries {
+                    if let Some(n) = self.placed_canaries.get_mut(id) {
+                        *n -= 1;
+                        if *n == 0 {
+                            self.placed_canaries.remove(id);
+                        }
+                    }
+                }
+            }
             None => {
                 self.positions
                     .insert(state.group.clone(), self.groups.len());
@@ -267,27 +294,23 @@ impl<'a> Deployments<'a> {
         }
     }
 
-    /// Every canary placed by the current deployment, in any group.
-    pub(crate) fn current_canaries(&self) -> impl Iterator<Item = &str> {
-        self.groups
-            .iter()
-            .flat_map(|g| g.placed_canaries.iter().map(String::as_str))
+    /// Whether any group's state in the current deployment lists `id` as a
+    /// placed canary.
+    pub(crate) fn is_current_canary(&self, id: &str) -> bool {
+        self.placed_canaries.contains_key(id)
     }
 
-    /// Canaries that must go: the unpromoted ones of the old deployment, and
-    /// those of the current deployment if it failed.
-    pub(crate) fn doomed_canaries(&self) -> Vec<&'a str> {
-        let unpromoted = |d: &'a Deployment| {
-            d.groups
-                .iter()
-                .filter(|g| !g.promoted)
-                .flat_map(|g| g.placed_canaries.iter().map(String::as_str))
-        };
-        let mut doomed: Vec<&'a str> = self.old.into_iter().flat_map(unpromoted).collect();
-        if self.is_failed() {
-            doomed.extend(self.existing().into_iter().flat_map(unpromoted));
-        }
-        doomed
+    /// Whether canary `id` must go: an unpromoted one of the old deployment,
+    /// or of the current deployment if it failed.
+    pub(crate) fn is_doomed_canary(&self, id: &str) -> bool {
+        self.unpromoted_old.contains(id)
+            || (self.is_failed() && self.unpromoted_existing.contains(id))
+    }
+
+    /// Whether any canary must go.
+    pub(crate) fn dooms_canaries(&self) -> bool {
+        !self.unpromoted_old.is_empty()
+            || (self.is_failed() && !self.unpromoted_existing.is_empty())
     }
 
     /// Creates a deployment for the job's current version, unless one is
@@ -403,6 +426,7 @@ impl<'a> Deployments<'a> {
     /// The group states, which the run hands on: none are left.
     fn take_groups(&mut self) -> Vec<DeploymentGroup> {
         self.positions.clear();
+        self.placed_canaries.clear();
         std::mem::take(&mut self.groups)
     }
 
@@ -474,5 +498,50 @@ fn promotion_description(groups: &[DeploymentGroup]) -> &'static str {
         description::AUTO_PROMOTION
     } else {
         description::NEEDS_PROMOTION
+    }
+}
+
+/// The canaries of the groups of `d` not yet promoted.
+fn unpromoted_canaries(d: &Deployment) -> BTreeSet<&str> {
+    (d.groups.iter().filter(|g| !g.promoted))
+        .flat_map(|g| g.placed_canaries.iter().map(String::as_str))
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Deployments;
+    use crate::DeploymentGroup;
+
+    fn state(group: &str, canaries: &[&str]) -> DeploymentGroup {
+        DeploymentGroup {
+            group: group.into(),
+            promoted: false,
+            placed_canaries: canaries.iter().map(|c| c.to_string()).collect(),
+            desired_canaries: canaries.len() as u32,
+            desired_total: 1,
+            placed_allocs: 0,
+            healthy_allocs: 0,
+            unhealthy_allocs: 0,
+            auto_promote: false,
+            auto_revert: false,
+            progress_deadline: 0,
+        }
+    }
+
+    #[test]
+    fn a_canary_is_current_while_some_group_state_lists_it() {
+        let mut d = Deployments::new(None, None);
+        d.put_group(state("web", &["a", "b"]));
+        d.put_group(state("api", &["b"]));
+        assert!(d.is_current_canary("a") && d.is_current_canary("b"));
+        // A group's new state replaces its canaries, not the other group's.
+        d.put_group(state("web", &["c"]));
+        assert!(!d.is_current_canary("a"));
+        assert!(d.is_current_canary("b") && d.is_current_canary("c"));
+        d.put_group(state("api", &[]));
+        assert!(!d.is_current_canary("b"));
+        assert_eq!(d.group("web").map(|g| g.placed_canaries.len()), Some(1));
+        assert_eq!(d.groups().len(), 2);
     }
 }

@@ -9,11 +9,13 @@ use crate::post_slot::post_slot_items;
 use crate::ruling::{Rulings, Wants};
 use crate::sentence::say;
 use crate::slot_hooks::HookedGroup;
+use crate::system::nodes::Cluster;
 use crate::{
     phrasing, GroupPlan, Job, NewDeployment, Plan, PolicyAction, ReconcileInput, SlotExt,
     StepReport, StepStatus,
 };
 use std::collections::BTreeMap;
+use std::rc::Rc;
 
 /// The plugin data the plan carries: what the input carried, with `fresh`
 /// data in place of earlier data for the same plugin and slot, sorted by
@@ -74,6 +76,9 @@ pub(crate) struct JobRun<'a> {
     pub(crate) decided: Vec<Decided<'a>>,
     /// Every group of the input, by name, in the order they are decided.
     pub(crate) groups: NamedGroups<'a>,
+    /// What a system job's groups read of the cluster, once the first of
+    /// them is decided.
+    pub(crate) cluster: Option<Rc<Cluster>>,
     pub(crate) next_group: usize,
     /// The job step to run next.
     pub(crate) cursor: usize,
@@ -97,6 +102,7 @@ impl<'a> JobRun<'a> {
             current: None,
             decided: Vec::new(),
             groups: NamedGroups::new(input, input.job.as_ref()),
+            cluster: None,
             next_group: 0,
             cursor: 0,
             complete: true,

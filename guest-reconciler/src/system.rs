@@ -17,7 +17,7 @@ mod destructive;
 mod duplicates;
 mod explain;
 mod group;
-mod nodes;
+pub(crate) mod nodes;
 mod placement;
 mod rollout;
 mod rules;
@@ -35,10 +35,11 @@ use crate::pipeline::Outcome;
 use crate::retire::retire_group;
 use crate::run::{Decided, JobRun};
 use crate::sentence::say;
-use crate::{phrasing, JobType, ReconcileInput};
-use nodes::NodeSet;
+use crate::{phrasing, JobType};
+use nodes::Cluster;
 use run::Context;
 pub(crate) use run::NodeGroupRun;
+use std::rc::Rc;
 
 /// Starts deciding group `name` of a system job: its run, for the caller
 /// to advance, or none when the group is retired at once (its plan is then
@@ -50,14 +51,14 @@ pub(crate) fn start<'a>(run: &mut JobRun<'a>, name: &'a str) -> Option<Box<Decid
     let spec = group.spec;
     match spec {
         Some(spec) if spec.count > 0 => {
+            let cluster = (run.cluster)
+                .get_or_insert_with(|| Rc::new(Cluster::new(input, job)))
+                .clone();
             let ctx = Context {
                 input,
                 job,
-                nodes: NodeSet::new(input),
+                cluster,
                 sysbatch: job.kind == JobType::Sysbatch,
-                untracked_rollout: input.deployment.is_none()
-                    && runs_version(input, job.version, job.create_index),
-                has_version: nodes_with_version(input, job.version, job.create_index),
             };
             let deployments = std::mem::replace(&mut run.deployments, Deployments::new(None, None));
             let g = NodeGroupRun::new(ctx, deployments, spec, candidates, run.wants);
@@ -84,32 +85,6 @@ pub(crate) fn decided(run: &JobRun) -> Outcome {
         " reconciled on ",
         phrasing::count(eligible, "eligible node")
     ))
-}
-
-/// Whether some live allocation of the job runs `version` of instance
-/// `create_index`.
-fn runs_version(input: &ReconcileInput, version: u64, create_index: u64) -> bool {
-    input
-        .allocations
-        .iter()
-        .flat_map(|g| &g.allocations)
-        .any(|a| {
-            a.spec.job_version == version
-                && a.spec.job_create_index == create_index
-                && !a.observed.is_terminal()
-        })
-}
-
-/// Per node position, whether the node holds an allocation of `version` of
-/// instance `create_index`, running or finished.
-fn nodes_with_version(input: &ReconcileInput, version: u64, create_index: u64) -> Vec<bool> {
-    let mut has = vec![false; input.nodes.len()];
-    for a in input.allocations.iter().flat_map(|g| &g.allocations) {
-        if a.spec.job_version == version && a.spec.job_create_index == create_index {
-            has[a.spec.node as usize] = true;
-        }
-    }
-    has
 }
 
 /// The `deployment-status` step of a system job: the deployment is complete

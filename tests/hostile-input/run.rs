@@ -49,12 +49,16 @@ enum Setup {
     Text { path: String, text: String },
     /// A file of this many zero bytes, sparse.
     Sparse { path: String, bytes: u64 },
-    /// A file of `head`, then `line` with `{i}` numbered from 0, `count` times.
+    /// A file of `head`, then `line` with `{i}` numbered from 0, `count`
+    /// times; with `append`, added to the file an earlier setup made, so
+    /// that a file can have several such parts.
     Lines {
         path: String,
         head: String,
         line: String,
         count: usize,
+        #[serde(default)]
+        append: bool,
     },
 }
 
@@ -185,12 +189,20 @@ fn make(setup: &Setup, scratch: &Path) -> Result<(), String> {
             head,
             line,
             count,
+            append,
         } => {
             let mut text = head.clone();
             for i in 0..*count {
                 text.push_str(&line.replace("{i}", &i.to_string()));
             }
-            std::fs::write(scratch.join(path), text).map_err(|e| e.to_string())?;
+            let file = std::fs::OpenOptions::new()
+                .create(true)
+                .write(true)
+                .append(*append)
+                .truncate(!*append)
+                .open(scratch.join(path));
+            file.and_then(|mut f| std::io::Write::write_all(&mut f, text.as_bytes()))
+                .map_err(|e| e.to_string())?;
         }
     }
     Ok(())

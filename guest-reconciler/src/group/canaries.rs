@@ -6,18 +6,16 @@ use crate::pipeline::Outcome;
 use crate::sentence::say;
 use crate::slot_hooks::Counted;
 use crate::{Classification, ClientStatus, Reason};
-use std::collections::BTreeSet;
 
 pub(super) fn run(g: &mut GroupRun) -> Outcome {
-    let doomed: BTreeSet<&str> = g.deployments.doomed_canaries().into_iter().collect();
     let current_id = g.deployments.current_id().map(str::to_string);
-    if doomed.is_empty() && current_id.is_none() {
+    if !g.deployments.dooms_canaries() && current_id.is_none() {
         return Outcome::skipped("no deployment has canaries");
     }
     let mut cancelled = 0;
     for i in 0..g.candidates.len() {
         let c = &g.candidates[i];
-        if !c.has(Marks::TRACKED) || !doomed.contains(c.id()) {
+        if !c.has(Marks::TRACKED) || !g.deployments.is_doomed_canary(c.id()) {
             continue;
         }
         let deployment = c.alloc.spec.deployment.as_deref().unwrap_or("?");
@@ -40,15 +38,10 @@ pub(super) fn run(g: &mut GroupRun) -> Outcome {
     if current_id.is_none() {
         return Outcome::done(say!(cancelled, " canaries of old deployments stopped"));
     }
-    let placed: BTreeSet<String> = g
-        .deployments
-        .current_canaries()
-        .map(str::to_string)
-        .collect();
     let (mut kept, mut replaced) = (0, 0);
     for i in 0..g.candidates.len() {
         let c = &g.candidates[i];
-        if !c.has(Marks::TRACKED) || !placed.contains(c.id()) {
+        if !c.has(Marks::TRACKED) || !g.deployments.is_current_canary(c.id()) {
             continue;
         }
         let rule = c.rule_for();

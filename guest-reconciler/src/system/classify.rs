@@ -19,7 +19,7 @@ pub(super) fn run(g: &mut NodeGroupRun) -> Outcome {
             observed: c.observed(),
             policy: c.policy,
             taint: Taint::of(c.node),
-            eligibility: g.ctx.nodes.of(c.alloc.spec.node),
+            eligibility: g.ctx.cluster.nodes.of(c.alloc.spec.node),
             sysbatch,
             now,
         });

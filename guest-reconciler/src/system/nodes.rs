@@ -1,6 +1,6 @@
 //! Which nodes a system job runs on: eligible, not ready, or no longer targeted, and the order nodes are taken in.
 
-use crate::ReconcileInput;
+use crate::{Job, ReconcileInput};
 
 /// How a node stands for a system job, as the scheduler computed it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -74,5 +74,41 @@ impl NodeSet {
     /// The eligible nodes, in the order of their ids.
     pub(crate) fn eligible(&self) -> &[u32] {
         &self.eligible
+    }
+}
+
+/// What every group of a system job reads of the cluster, the same for all:
+/// computed once per reconcile, as each group computing it again made a
+/// job of many groups on many nodes quadratic (20,000 groups on 20,000
+/// nodes took 1.9 s).
+pub(crate) struct Cluster {
+    pub(crate) nodes: NodeSet,
+    /// The job had no deployment and some allocation already runs its
+    /// current version: a rollout under way without a deployment gets none,
+    /// as it could never be told complete.
+    pub(crate) untracked_rollout: bool,
+    /// Per node position: whether the node holds an allocation of the job's
+    /// current version, running or finished, in any group.
+    pub(crate) has_version: Vec<bool>,
+}
+
+impl Cluster {
+    pub(crate) fn new(input: &ReconcileInput, job: &Job) -> Self {
+        let current = |version: u64, create_index: u64| {
+            version == job.version && create_index == job.create_index
+        };
+        let mut has_version = vec![false; input.nodes.len()];
+        let mut runs_version = false;
+        for a in input.allocations.iter().flat_map(|g| &g.allocations) {
+            if current(a.spec.job_version, a.spec.job_create_index) {
+                has_version[a.spec.node as usize] = true;
+                runs_version |= !a.observed.is_terminal();
+            }
+        }
+        Self {
+            nodes: NodeSet::new(input),
+            untracked_rollout: input.deployment.is_none() && runs_version,
+            has_version,
+        }
     }
 }

@@ -14,7 +14,7 @@ pub(super) fn run(g: &mut NodeGroupRun) -> Outcome {
         let slot = &g.slots[s];
         let node = &nodes[slot.node as usize];
         let free = slot.index < g.spec.count
-            && g.ctx.nodes.of(slot.node) == Eligibility::Eligible
+            && g.ctx.cluster.nodes.of(slot.node) == Eligibility::Eligible
             && matches!(Taint::of(node), Taint::None)
             && slot
                 .claimants

@@ -21,7 +21,7 @@ pub(super) fn run(g: &mut NodeGroupRun) -> Outcome {
     {
         return Outcome::skipped("a finished deployment already rolled out this version");
     }
-    if g.ctx.untracked_rollout {
+    if g.ctx.cluster.untracked_rollout {
         return Outcome::skipped(
             "the job had no deployment and already runs this version somewhere",
         );
@@ -45,11 +45,11 @@ pub(super) fn run(g: &mut NodeGroupRun) -> Outcome {
 /// job's current version in any group: the version is new there.
 fn missing_version(g: &NodeGroupRun) -> bool {
     g.slots.iter().any(|slot| {
-        let used = g.ctx.nodes.of(slot.node) == super::nodes::Eligibility::Eligible
+        let used = g.ctx.cluster.nodes.of(slot.node) == super::nodes::Eligibility::Eligible
             || slot
                 .claimants
                 .clone()
                 .any(|i| !g.candidates[i].is_terminal());
-        used && !g.ctx.has_version[slot.node as usize]
+        used && !g.ctx.cluster.has_version[slot.node as usize]
     })
 }

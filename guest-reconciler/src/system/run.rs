@@ -1,6 +1,6 @@
 //! The state of one group of a system job while its steps run, and what the steps do to it that more than one step needs.
 
-use super::nodes::NodeSet;
+use super::nodes::Cluster;
 use super::rules::NodeRule;
 use super::slots::{self, NodeSlot};
 use crate::candidate::Candidate;
@@ -11,20 +11,15 @@ use crate::slot_hooks::{Counted, HookedGroup, SlotHooks};
 use crate::{
     ClientStatus, DeploymentGroup, GroupPlan, Job, Reason, ReconcileInput, StepReport, TaskGroup,
 };
+use std::rc::Rc;
 /// What a group of a system job reads of the job and its nodes.
 pub(crate) struct Context<'a> {
     pub(crate) input: &'a ReconcileInput,
     pub(crate) job: &'a Job,
-    pub(crate) nodes: NodeSet,
+    /// What every group reads of the cluster, shared by them all.
+    pub(crate) cluster: Rc<Cluster>,
     /// Run to completion: finished work counts as done.
     pub(crate) sysbatch: bool,
-    /// The job had no deployment and some allocation already runs its
-    /// current version: a rollout under way without a deployment gets none,
-    /// as it could never be told complete.
-    pub(crate) untracked_rollout: bool,
-    /// Per node position: whether the node holds an allocation of the job's
-    /// current version, running or finished, in any group.
-    pub(crate) has_version: Vec<bool>,
 }
 
 /// The state of one group while its steps run. It owns what it works on,
@@ -75,8 +70,8 @@ impl<'a> NodeGroupRun<'a> {
         wants: Wants,
     ) -> Self {
         let (dstate, dstate_existing) = crate::group::deployment_state(&deployments, spec);
-        slots::sort(&mut candidates, &ctx.nodes);
-        let slots = slots::build(&candidates, &ctx.nodes, spec.count);
+        slots::sort(&mut candidates, &ctx.cluster.nodes);
+        let slots = slots::build(&candidates, &ctx.cluster.nodes, spec.count);
         Self {
             ctx,
             deployments,
