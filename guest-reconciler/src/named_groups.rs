@@ -35,23 +35,12 @@ impl<'a> NamedGroups<'a> {
         let mut names = Vec::new();
         let mut found: BTreeMap<&'a str, Found<'a>> = BTreeMap::new();
         for g in job.into_iter().flat_map(|j| &j.groups) {
-            found
-                .entry(&g.name)
-                .or_insert_with(|| {
-                    names.push(g.name.as_str());
-                    Found::default()
-                })
+            found_first(&mut found, &mut names, &g.name)
                 .spec
                 .get_or_insert(g);
         }
         for g in &input.allocations {
-            found
-                .entry(&g.group)
-                .or_insert_with(|| {
-                    names.push(g.group.as_str());
-                    Found::default()
-                })
-                .allocations
+            (found_first(&mut found, &mut names, &g.group).allocations)
                 .get_or_insert(&g.allocations);
         }
         for version in job.into_iter().flat_map(|j| &j.history) {
@@ -85,6 +74,19 @@ impl<'a> NamedGroups<'a> {
     pub(crate) fn in_order(&self) -> impl Iterator<Item = (&'a str, &NamedGroup<'a>)> + '_ {
         (self.names.iter()).filter_map(|&name| Some((name, self.by_name.get(name)?)))
     }
+}
+
+/// The parts found of group `name` so far; the first time it is named, it
+/// takes its place in `names`.
+fn found_first<'m, 'a>(
+    found: &'m mut BTreeMap<&'a str, Found<'a>>,
+    names: &mut Vec<&'a str>,
+    name: &'a str,
+) -> &'m mut Found<'a> {
+    found.entry(name).or_insert_with(|| {
+        names.push(name);
+        Found::default()
+    })
 }
 
 /// A group's parts as the input's lists are read.
