@@ -8,6 +8,7 @@ use crate::input::expand;
 use crate::time::from_now;
 use crate::wit_name::wit_name;
 use slotwise_reconciler::{ClientStatus, DesiredUpdates, GroupPlan, InputError, Plan};
+use std::collections::BTreeMap;
 
 /// What a scenario expects, with its times resolved against its `now`.
 pub struct Expectation {
@@ -22,7 +23,7 @@ pub struct Expectation {
 #[derive(Default)]
 pub(crate) struct Nodes {
     pub(crate) ids: Vec<String>,
-    pub(crate) of_allocation: std::collections::BTreeMap<String, u32>,
+    pub(crate) of_allocation: BTreeMap<String, u32>,
 }
 
 impl Nodes {
@@ -111,8 +112,14 @@ impl Expectation {
                     ));
                 }
             }
+            // Looked up in a map, not by a scan per expected group: a file
+            // may expect tens of thousands of groups. Reversed, so that the first
+            // of two groups of one name counts, as a scan finds it.
+            let planned: BTreeMap<&str, &GroupPlan> = (plan.groups.iter().rev())
+                .map(|g| (g.group.as_str(), g))
+                .collect();
             for (name, want) in groups {
-                match plan.groups.iter().find(|g| &g.group == name) {
+                match planned.get(name.as_str()) {
                     Some(got) => self.check_group(got, want, out),
                     None => out.push(format!("{name}: group missing from the plan")),
                 }
@@ -149,13 +156,18 @@ impl Expectation {
                 "deployment updates: expected {want:?}, got {got:?}"
             ));
         }
+        // Each allocation's first explanation, found once for every expected
+        // classification rather than by a scan of the whole plan for each.
+        let mut explained = BTreeMap::new();
+        if !file.classification.is_empty() {
+            let candidates =
+                (plan.groups.iter().flat_map(|g| &g.slots)).flat_map(|s| &s.candidates);
+            for c in candidates {
+                explained.entry(c.allocation.as_str()).or_insert(c);
+            }
+        }
         for (alloc, want) in &file.classification {
-            let got = plan
-                .groups
-                .iter()
-                .flat_map(|g| &g.slots)
-                .flat_map(|s| &s.candidates)
-                .find(|c| &c.allocation == alloc);
+            let got = explained.get(alloc.as_str()).copied();
             match got {
                 Some(c) if c.classification == Some(*want) => {}
                 Some(c) => out.push(format!(
@@ -546,8 +558,11 @@ fn check_deployment(plan: &Plan, want: Option<&DeploymentExpect>, out: &mut Vec<
             "deployment: expected groups {wanted:?}, got {names:?}"
         ));
     }
+    let by_name: BTreeMap<&str, _> = (got.groups.iter().rev())
+        .map(|g| (g.group.as_str(), g))
+        .collect();
     for (name, w) in &want.groups {
-        let Some(g) = got.groups.iter().find(|g| &g.group == name) else {
+        let Some(g) = by_name.get(name.as_str()) else {
             continue;
         };
         let fields = [
