@@ -193,7 +193,10 @@ fn pre_slot(shown: &Shown, at: usize, decision: &PreSlotDecision) -> Result<(), 
         return Ok(());
     };
     let slot = &shown.slots[at];
-    let mut seen: Vec<u32> = Vec::new();
+    // By position in the slot's span, which is checked first: a list of the
+    // positions seen, scanned per adjustment, was quadratic in a slot of
+    // many candidates (80,000 adjusted in one slot: 1.2 s).
+    let mut seen = vec![false; slot.candidates.count as usize];
     for a in &adjustment.candidates {
         if !within(slot.candidates, a.candidate) {
             return Err(Invalid::at(
@@ -208,13 +211,13 @@ fn pre_slot(shown: &Shown, at: usize, decision: &PreSlotDecision) -> Result<(), 
                 ),
             ));
         }
-        if seen.contains(&a.candidate) {
+        let first = &mut seen[(a.candidate - slot.candidates.first) as usize];
+        if std::mem::replace(first, true) {
             return Err(Invalid::at(
                 at,
                 say!("adjusts candidate ", a.candidate, " twice"),
             ));
         }
-        seen.push(a.candidate);
         if let Some(class) = a.reclassify {
             if standing(class).is_none() {
                 return Err(Invalid::at(

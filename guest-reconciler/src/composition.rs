@@ -136,22 +136,32 @@ fn merge(shown: &Shown, at: usize, adjustments: Vec<(&str, Adjustment)>) -> Rule
     };
     let slot = &shown.slots[at];
     let mut candidates: Vec<Adjusted> = Vec::new();
+    // Where each of the slot's candidates is in `candidates`, once adjusted:
+    // a scan of `candidates` per adjustment was quadratic in a large slot.
+    let mut merged: Vec<Option<usize>> = vec![None; slot.candidates.count as usize];
     for (_, a) in &adjustments {
         for c in &a.candidates {
             // Checked: the candidate is within the slot's span.
-            let position = slot.group_first + (c.candidate - slot.candidates.first) as usize;
+            let in_slot = c.candidate.wrapping_sub(slot.candidates.first) as usize;
+            let Some(found) = merged.get(in_slot).copied() else {
+                continue;
+            };
             let standing = c.reclassify.and_then(standing);
             let update = c.update.map(reconciler_update);
-            match candidates.iter_mut().find(|m| m.candidate == position) {
+            match found {
                 Some(m) => {
+                    let m = &mut candidates[m];
                     m.standing = m.standing.or(standing);
                     m.update = m.update.or(update);
                 }
-                None => candidates.push(Adjusted {
-                    candidate: position,
-                    standing,
-                    update,
-                }),
+                None => {
+                    merged[in_slot] = Some(candidates.len());
+                    candidates.push(Adjusted {
+                        candidate: slot.group_first + in_slot,
+                        standing,
+                        update,
+                    });
+                }
             }
         }
     }

@@ -39,11 +39,12 @@ pub(crate) fn run<'a, G: HookedGroup<'a>>(g: &mut G) -> Outcome {
     };
     let mut kept = BTreeSet::new();
     let mut deferrals = Vec::new();
+    let withdrawable = withdrawable_slots(g);
     for (Ruling { ruled, monitored }, &slot) in rulings.into_iter().zip(&items) {
         if let Some(ruled) = ruled {
             // A slot whose every change a safety rule binds keeps them: the
             // guard refuses the ruling, and the plan says so.
-            let applies = withdrawable(g, slot);
+            let applies = withdrawable.contains(&slot);
             if applies {
                 kept.insert(slot);
             }
@@ -299,26 +300,53 @@ pub(crate) fn withdraw<'a>(
         .retain(|e| !referenced_before.contains(&e.id) || referenced_after.contains(&e.id));
 }
 
-/// Whether a hold, veto or deferral of slot `slot` of `g` would withdraw
-/// anything: not when a safety rule binds every change of the slot.
-pub(crate) fn withdrawable<'a>(g: &(impl HookedGroup<'a> + ?Sized), slot: u32) -> bool {
-    let (placed, claimed) = concerned(g, &BTreeSet::from([slot]));
-    !placed.is_empty() || !claimed.is_empty()
+/// The slots of `g` a hold, veto or deferral would withdraw anything from:
+/// not those whose every change a safety rule binds. Found in one pass
+/// over the plan for every slot asked about, where a pass per slot made a
+/// veto of every slot of a large group quadratic (80,000 allocations: 0.4 s
+/// at post-slot, 0.8 s at review).
+pub(crate) fn withdrawable_slots<'a>(g: &(impl HookedGroup<'a> + ?Sized)) -> BTreeSet<u32> {
+    withdrawable_entries(g)
+        .into_iter()
+        .map(|(slot, _)| slot)
+        .collect()
 }
 
 /// The entries of `g`'s plan that concern `slots` and may be withdrawn:
-/// placements by position, the rest by allocation. Stops a safety rule
-/// makes are never among them.
+/// placements by position, the rest by allocation.
 fn concerned<'a>(
     g: &(impl HookedGroup<'a> + ?Sized),
     slots: &BTreeSet<u32>,
 ) -> (BTreeSet<usize>, BTreeSet<String>) {
+    let mut placed = BTreeSet::new();
+    let mut claimed = BTreeSet::new();
+    for (slot, entry) in withdrawable_entries(g) {
+        if !slots.contains(&slot) {
+            continue;
+        }
+        match entry {
+            Entry::Placement(at) => placed.insert(at),
+            Entry::Allocation(id) => claimed.insert(id.clone()),
+        };
+    }
+    (placed, claimed)
+}
+
+/// An entry of a group's plan a policy may withdraw.
+enum Entry<'p> {
+    /// A placement, by its position among the plan's placements.
+    Placement(usize),
+    /// Any entry on an existing allocation: a stop or an update.
+    Allocation(&'p String),
+}
+
+/// Every entry of `g`'s plan a policy may withdraw, with its slot. Stops a
+/// safety rule makes are never among them.
+fn withdrawable_entries<'p, 'a>(g: &'p (impl HookedGroup<'a> + ?Sized)) -> Vec<(u32, Entry<'p>)> {
     let slot_of = g.slot_of();
     let plan = g.plan();
     let placed = (plan.placements.iter().enumerate())
-        .filter(|(_, p)| slot_of.placement(p).is_some_and(|s| slots.contains(&s)))
-        .map(|(at, _)| at)
-        .collect();
+        .filter_map(|(at, p)| Some((slot_of.placement(p)?, Entry::Placement(at))));
     let binding = &g.hooks().binding;
     let stops = (plan.stops.iter())
         .filter(|s| !binding.contains(&s.allocation))
@@ -328,14 +356,8 @@ fn concerned<'a>(
     let claimed = stops
         .chain(destructive)
         .chain(updates)
-        .filter(|(a, index)| {
-            slot_of
-                .allocation(a, *index)
-                .is_some_and(|s| slots.contains(&s))
-        })
-        .map(|(a, _)| a.clone())
-        .collect();
-    (placed, claimed)
+        .filter_map(|(a, index)| Some((slot_of.allocation(a, index)?, Entry::Allocation(a))));
+    placed.chain(claimed).collect()
 }
 
 /// The follow-up evaluations the plan's entries refer to.

@@ -5,14 +5,14 @@
 //! another slot in the same round, as at post-slot.
 
 use crate::pipeline::Outcome;
-use crate::post_slot::{withdraw, withdrawable};
+use crate::post_slot::{withdraw, withdrawable_slots};
 use crate::ruling::{ReviewVeto, Rulings};
 use crate::run::{Decided, JobRun};
 use crate::sentence::say;
 use crate::slot_hooks::action;
 use crate::slot_hooks::HookedGroup;
 use crate::PolicyVerdict;
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 
 pub(crate) fn run(run: &mut JobRun) -> Outcome {
     if !run.wants.review {
@@ -30,7 +30,10 @@ pub(crate) fn run(run: &mut JobRun) -> Outcome {
         }
     };
     let slots: usize = items.iter().map(|(_, s)| s.len()).sum();
-    let mut withdrawn = 0;
+    // Per group vetoed: the slots a veto would withdraw anything from, found
+    // once, and the slots withdrawn, all at once after the vetoes are read.
+    // A pass over the plan per veto made vetoing every slot quadratic.
+    let mut vetoed: BTreeMap<usize, (BTreeSet<u32>, BTreeSet<u32>)> = BTreeMap::new();
     for ReviewVeto {
         group,
         slot,
@@ -45,9 +48,13 @@ pub(crate) fn run(run: &mut JobRun) -> Outcome {
         let Some(Decided::Run(g)) = run.decided.get_mut(at) else {
             continue;
         };
+        let (withdrawable, withdrawn) = vetoed
+            .entry(at)
+            .or_insert_with(|| (withdrawable_slots(g.as_ref()), BTreeSet::new()));
         // A slot whose every change a safety rule binds keeps them: the
-        // guard refuses the veto, and the plan says so.
-        let applied = applied && withdrawable(g.as_ref(), slot);
+        // guard refuses the veto, and the plan says so. So does a slot
+        // already withdrawn by an earlier veto: nothing is left to take.
+        let applied = applied && withdrawable.contains(&slot) && !withdrawn.contains(&slot);
         let action = action(
             g.as_ref(),
             &by,
@@ -56,21 +63,26 @@ pub(crate) fn run(run: &mut JobRun) -> Outcome {
             &reason,
             applied,
         );
-        if applied && !g.hooks().held.contains(&slot) {
-            withdraw(g.as_mut(), &BTreeSet::from([slot]), "vetoed at review");
-            g.parts().hooks.held.insert(slot);
+        if applied && g.parts().hooks.held.insert(slot) {
+            withdrawn.insert(slot);
             g.set_incomplete();
-            withdrawn += 1;
         }
         g.parts().hooks.actions.push(action.clone());
         run.actions.push(action);
+    }
+    let mut total = 0;
+    for (at, (_, withdrawn)) in vetoed {
+        if let (Some(Decided::Run(g)), false) = (run.decided.get_mut(at), withdrawn.is_empty()) {
+            withdraw(g.as_mut(), &withdrawn, "vetoed at review");
+            total += withdrawn.len();
+        }
     }
     Outcome::done(say!(
         crate::phrasing::count(slots, "slot"),
         " with changes reviewed in ",
         crate::phrasing::count(items.len(), "group"),
         "; ",
-        withdrawn,
+        total,
         " withdrawn"
     ))
 }

@@ -13,7 +13,9 @@ use crate::ruling::Point;
 use crate::run::{Awaiting, Decided, JobRun};
 use crate::slot_hooks::HookedGroup;
 use crate::{Classification, ClientStatus, NodeStatus, Timestamp, UpdateKind};
+use foldhash::fast::FixedState;
 use packed::Packer;
+use std::collections::HashMap;
 
 /// No optional part: what a plugin that reads none of them gets, the
 /// cheapest batches.
@@ -130,7 +132,7 @@ impl<'r> Builder<'r> {
             reads,
             now,
             input_nodes: &run.input.nodes,
-            tables: Tables::new(run.input.nodes.len()),
+            tables: Tables::new(),
             batch: SlotBatch {
                 now,
                 groups: Vec::new(),
@@ -183,8 +185,9 @@ impl<'r> Builder<'r> {
             };
             let slot = self.slot_count;
             let first_change = self.change_count;
+            let mut by_id = ClaimantIds::new(claimants);
             for change in changes.of(at) {
-                let view = self.change(change, claimants, first);
+                let view = self.change(change, &mut by_id, first);
                 match &mut self.packer {
                     Some(packer) => packer.change(&view),
                     None => self.batch.changes.push(view),
@@ -246,11 +249,11 @@ impl<'r> Builder<'r> {
         }
     }
 
-    fn change(&mut self, p: &Proposed, claimants: &[Candidate], first: u32) -> plugin::Change {
-        let candidate = p.allocation.and_then(|id| {
-            let at = claimants.iter().position(|c| c.id() == id)?;
-            Some(first + at as u32)
-        });
+    fn change(&mut self, p: &Proposed, claimants: &mut ClaimantIds, first: u32) -> plugin::Change {
+        let candidate = p
+            .allocation
+            .and_then(|id| claimants.position(id))
+            .map(|at| first + at);
         plugin::Change {
             kind: change_kind(p.kind),
             candidate,
@@ -288,7 +291,7 @@ impl<'r> Builder<'r> {
 /// The promotion batch: every awaiting deployment group with its canaries.
 fn promotion(run: &JobRun, reads: ViewParts) -> (Shown, Batch) {
     let now = run.input.now;
-    let mut tables = Tables::new(run.input.nodes.len());
+    let mut tables = Tables::new();
     let mut candidates = Vec::new();
     let mut groups = Vec::new();
     for Awaiting {
@@ -335,19 +338,66 @@ fn promotion(run: &JobRun, reads: ViewParts) -> (Shown, Batch) {
     (shown, Batch::Promotion(batch))
 }
 
+/// Where a slot's claimants are, by allocation id, for the changes that
+/// name them. A slot may have any number of claimants (every allocation of
+/// a group may claim one name index) and as many changes: a scan per change
+/// made a batch quadratic, 40,000 allocations of one index taking 14 s. A
+/// few claimants are scanned; more are indexed on the first change.
+struct ClaimantIds<'c, 'a> {
+    claimants: &'c [Candidate<'a>],
+    index: Option<HashMap<&'c str, u32, FixedState>>,
+}
+
+impl<'c, 'a> ClaimantIds<'c, 'a> {
+    /// Claimants up to this many are scanned.
+    const SCANNED: usize = 16;
+
+    fn new(claimants: &'c [Candidate<'a>]) -> Self {
+        Self {
+            claimants,
+            index: None,
+        }
+    }
+
+    /// The position of allocation `id` among the claimants; the first, as
+    /// a scan finds it, should two share an id.
+    fn position(&mut self, id: &str) -> Option<u32> {
+        let claimants = self.claimants;
+        if claimants.len() <= Self::SCANNED {
+            return claimants
+                .iter()
+                .position(|c| c.id() == id)
+                .map(|at| at as u32);
+        }
+        let index = self.index.get_or_insert_with(|| {
+            let mut index =
+                HashMap::with_capacity_and_hasher(claimants.len(), FixedState::default());
+            for (at, c) in claimants.iter().enumerate().rev() {
+                index.insert(c.id(), at as u32);
+            }
+            index
+        });
+        index.get(id).copied()
+    }
+}
+
 /// Nodes, rule names and reasons, each sent once per batch.
 struct Tables {
-    /// Per input node, its position in `nodes`, or `u32::MAX` while absent.
-    node_at: Vec<u32>,
+    /// Per input node shown, its position in `nodes`. A map, not a table
+    /// over every input node: a batch shows few nodes, and a table cleared
+    /// per batch made a job of many groups on many nodes quadratic (32,000
+    /// groups on 32,000 nodes wrote 7 GB of it). Only looked up, never
+    /// iterated, so the hash's order reaches no output.
+    node_at: HashMap<u32, u32, FixedState>,
     nodes: Vec<plugin::Node>,
     rules: Names,
     reasons: Names,
 }
 
 impl Tables {
-    fn new(input_nodes: usize) -> Self {
+    fn new() -> Self {
         Self {
-            node_at: vec![u32::MAX; input_nodes],
+            node_at: HashMap::default(),
             nodes: Vec::new(),
             rules: Names::default(),
             reasons: Names::default(),
@@ -356,9 +406,9 @@ impl Tables {
 
     /// The position of input node `index` in the batch's nodes.
     fn node(&mut self, index: u32, input: &[crate::Node], reads: ViewParts) -> u32 {
-        let slot = &mut self.node_at[index as usize];
-        if *slot == u32::MAX {
-            *slot = self.nodes.len() as u32;
+        let shown = self.nodes.len() as u32;
+        let at = *self.node_at.entry(index).or_insert(shown);
+        if at == shown {
             let n = &input[index as usize];
             self.nodes.push(plugin::Node {
                 id: reads.node_ids.then(|| n.id.clone()),
@@ -367,7 +417,7 @@ impl Tables {
                 meta: (reads.node_meta && !n.meta.is_empty()).then(|| n.meta.clone()),
             });
         }
-        *slot
+        at
     }
 
     fn rule(&mut self, name: &'static str) -> u32 {

@@ -3,7 +3,7 @@
 use crate::error::ScenarioError;
 use crate::file::span;
 use crate::file::{
-    AllocFile, DeploymentFile, FingerprintFile, GroupFile, Indexes, JobFile, JobKind, Outdated,
+    AllocFile, DeploymentFile, FingerprintFile, GroupFile, JobFile, JobKind, Outdated,
     RescheduleFile, ScenarioFile, TaskStateFile, Transition, UpdateFile, UpdatePreset,
 };
 use crate::node_list::Nodes;
@@ -446,15 +446,6 @@ fn task_state(t: &TaskStateFile, now: i64) -> TaskState {
         restarts: t.restarts,
         last_restart: t.last_restart.map(|x| x.resolve(now)),
     }
-}
-
-/// The slots an entry names: one index, or an inclusive range like `0-4`.
-///
-/// # Errors
-/// When the text is not an index or a range, runs backwards, or names more
-/// slots than a scenario may hold (checked before any is listed).
-pub(crate) fn expand(indexes: &Indexes, path: &str) -> Result<Vec<u32>, ScenarioError> {
-    Ok(span(indexes, path)?.collect())
 }
 
 fn deployment(file: &DeploymentFile, job_id: &str, job: Option<&Job>) -> Deployment {

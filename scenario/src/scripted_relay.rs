@@ -1,10 +1,11 @@
 //! The scripted relay: a scenario's scripted plugins answering a session's questions, plugged in as a host's relay is, so that the same scenarios test the one orchestration in every host.
 
 use crate::error::ScenarioError;
+use crate::file::span;
 use crate::file::Indexes;
-use crate::input::expand;
 use crate::plugins::{Mode, OnError};
 use crate::policy::{AdjustFile, PolicyFile, PostSlotFile, PreSlotFile, PromotionFile, ScriptFile};
+use crate::script_slots::{BySlot, SlotName};
 use slotwise_reconciler::plugin::{
     Adjustment, Answers, Batch, CandidateAdjustment, Deferral, Hook, PostSlotAnswer,
     PostSlotDecision, PreSlotAnswer, PreSlotDecision, PromotionAnswer, PromotionDecision,
@@ -13,7 +14,8 @@ use slotwise_reconciler::plugin::{
 use slotwise_reconciler::{
     Consulted, Failure, FailureKind, LogLevel, LogLine, Mode as SessionMode, Question, Relay, Reply,
 };
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
+use std::rc::Rc;
 
 /// The Rust SDK's reader of packed slot batches, compiled here over the
 /// reconciler's types: scripts read a packed batch as its typed lists, and
@@ -189,10 +191,7 @@ impl Relay for ScriptedRelay {
             Batch::Review(b) => script.review(b).map(Answers::Review),
         };
         Reply {
-            outcome: outcome.map_err(|message| Failure {
-                kind: FailureKind::Trap,
-                message,
-            }),
+            outcome,
             logs,
             usage: None,
         }
@@ -223,34 +222,83 @@ fn slots(batch: &SlotBatch) -> impl Iterator<Item = (usize, (String, SlotName))>
     })
 }
 
+/// The most bytes of text and slot data one scripted reply may hold: the
+/// memory a plugin has by default. A script's answer is copied into every
+/// slot its range names, and no plugin could answer more than its memory
+/// holds; without a bound, a reason of a few kilobytes given to a million
+/// slots took gigabytes before the reconciler read it.
+const MAX_REPLY_BYTES: usize = 64 << 20;
+
+/// Counts the bytes of a reply as it is built, failing it past the limit.
+struct Budget(usize);
+
+impl Budget {
+    fn spend(&mut self, bytes: usize) -> Result<(), Failure> {
+        self.0 = self.0.saturating_add(bytes);
+        if self.0 > MAX_REPLY_BYTES {
+            return Err(Failure {
+                kind: FailureKind::Memory,
+                message: format!(
+                    "the scripted answers hold more than {} MiB of text and slot data, the memory a plugin has by default",
+                    MAX_REPLY_BYTES >> 20
+                ),
+            });
+        }
+        Ok(())
+    }
+}
+
+/// A scripted failure, as a trap.
+fn trap(cause: &str) -> Failure {
+    Failure {
+        kind: FailureKind::Trap,
+        message: cause.to_string(),
+    }
+}
+
 impl Script {
-    fn pre_slot(&self, batch: &SlotBatch) -> Result<Vec<PreSlotAnswer>, String> {
+    fn pre_slot(&self, batch: &SlotBatch) -> Result<Vec<PreSlotAnswer>, Failure> {
         let mut answers = Vec::with_capacity(batch.slots.len());
+        let mut budget = Budget(0);
         for (at, key) in slots(batch) {
             let decision = match self.pre_slot.get(&key) {
                 None | Some(Ok(PreSlotScript::Proceed)) => PreSlotDecision::Proceed,
-                Some(Ok(PreSlotScript::Hold(why))) => PreSlotDecision::Hold(why.clone()),
+                Some(Ok(PreSlotScript::Hold(why))) => {
+                    budget.spend(why.len())?;
+                    PreSlotDecision::Hold(why.clone())
+                }
                 Some(Ok(PreSlotScript::Adjust(a))) => {
+                    budget.spend(a.reason.len() + 8 * a.candidates.len())?;
                     PreSlotDecision::Adjust(adjustment(batch, at, a))
                 }
-                Some(Err(cause)) => return Err(cause.clone()),
+                Some(Err(cause)) => return Err(trap(cause)),
             };
+            let ext = self.ext.get(&key);
+            budget.spend(ext.map_or(0, Vec::len))?;
             answers.push(PreSlotAnswer {
                 slot: at as u32,
                 decision,
-                ext: self.ext.get(&key).cloned(),
+                ext: ext.cloned(),
             });
         }
         Ok(answers)
     }
 
-    fn post_slot(&self, batch: &SlotBatch) -> Result<Vec<PostSlotAnswer>, String> {
+    fn post_slot(&self, batch: &SlotBatch) -> Result<Vec<PostSlotAnswer>, Failure> {
         let mut answers = Vec::with_capacity(batch.slots.len());
+        let mut budget = Budget(0);
         for (at, key) in slots(batch) {
             let decision = match self.post_slot.get(&key) {
                 None => PostSlotDecision::Accept,
-                Some(Ok(d)) => d.clone(),
-                Some(Err(cause)) => return Err(cause.clone()),
+                Some(Ok(d)) => {
+                    budget.spend(match d {
+                        PostSlotDecision::Accept => 0,
+                        PostSlotDecision::Veto(why) => why.len(),
+                        PostSlotDecision::Defer(d) => d.reason.len(),
+                    })?;
+                    d.clone()
+                }
+                Some(Err(cause)) => return Err(trap(cause)),
             };
             answers.push(PostSlotAnswer {
                 slot: at as u32,
@@ -261,21 +309,23 @@ impl Script {
         Ok(answers)
     }
 
-    fn review(&self, batch: &SlotBatch) -> Result<Vec<Veto>, String> {
+    fn review(&self, batch: &SlotBatch) -> Result<Vec<Veto>, Failure> {
         let mut vetoes = Vec::new();
+        let mut budget = Budget(0);
         for (at, key) in slots(batch) {
             match self.review.get(&key) {
                 None => {}
                 Some(Ok(reason)) => {
                     let changes = batch.slots[at].changes;
                     if changes.count > 0 {
+                        budget.spend(reason.len())?;
                         vetoes.push(Veto {
                             change: changes.first,
                             reason: reason.clone(),
                         });
                     }
                 }
-                Some(Err(cause)) => return Err(cause.clone()),
+                Some(Err(cause)) => return Err(trap(cause)),
             }
         }
         Ok(vetoes)
@@ -284,22 +334,35 @@ impl Script {
 
 /// The scripted adjustment `a` of batch slot `at`, its allocations found
 /// among the batch's candidates; one the slot does not hold is named by a
-/// position past every candidate, which the reconciler refuses.
+/// position past every candidate, which the reconciler refuses. Allocations
+/// are found through a map of the slot's: a scan per listed allocation was
+/// quadratic in a slot of many candidates.
 fn adjustment(batch: &SlotBatch, at: usize, a: &AdjustFile) -> Adjustment {
     let span = batch.slots[at].candidates;
     let range = span.first as usize..(span.first + span.count) as usize;
+    let mut by_id: HashMap<&str, u32> = HashMap::new();
+    for (p, v) in batch
+        .candidates
+        .get(range)
+        .unwrap_or(&[])
+        .iter()
+        .enumerate()
+        .rev()
+    {
+        if let Some(id) = &v.allocation {
+            by_id.insert(id, span.first + p as u32);
+        }
+    }
     let candidates = a
         .candidates
         .iter()
-        .map(|c| {
-            let found = batch.candidates[range.clone()]
-                .iter()
-                .position(|v| v.allocation.as_deref() == Some(c.allocation.as_str()));
-            CandidateAdjustment {
-                candidate: found.map_or(batch.candidates.len() as u32, |p| span.first + p as u32),
-                reclassify: c.reclassify,
-                update: c.update,
-            }
+        .map(|c| CandidateAdjustment {
+            candidate: by_id
+                .get(c.allocation.as_str())
+                .copied()
+                .unwrap_or(batch.candidates.len() as u32),
+            reclassify: c.reclassify,
+            update: c.update,
         })
         .collect();
     Adjustment {
@@ -370,18 +433,7 @@ impl Script {
     }
 }
 
-/// How a script names a slot: `web/3` (or a range, `web/0-4`) by name
-/// index; `web@node-2`, a node slot of a system job, by the node's id.
-#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
-enum SlotName {
-    Index(u32),
-    Node(String),
-}
-
-/// Scripted answers keyed by `(group, slot)`.
-type BySlot<T> = BTreeMap<(String, SlotName), T>;
-
-/// The failures `fail` scripts, keyed by `(group, slot)`.
+/// The failures `fail` scripts, keyed by group and slot.
 fn failing<T: Clone>(
     fail: &BTreeMap<String, String>,
     field: &str,
@@ -389,21 +441,18 @@ fn failing<T: Clone>(
     by_slot(fail, field, |cause| Err(cause.clone()))
 }
 
-/// `entries` keyed by `(group, slot)`, each slot of a range getting the same value.
+/// `entries` keyed by group and slot, each slot of a range sharing its value.
 fn by_slot<F, T>(
     entries: &BTreeMap<String, F>,
     field: &str,
     convert: impl Fn(&F) -> T,
-) -> Result<BySlot<T>, ScenarioError>
-where
-    T: Clone,
-{
-    let mut out = BTreeMap::new();
+) -> Result<BySlot<T>, ScenarioError> {
+    let mut out = BySlot::default();
     for (key, entry) in entries {
         let path = format!("{field}.{key}");
-        let value = convert(entry);
+        let value = Rc::new(convert(entry));
         if let Some((group, node)) = key.split_once('@').filter(|(_, n)| !n.is_empty()) {
-            out.insert((group.to_string(), SlotName::Node(node.to_string())), value);
+            out.insert_node(group, node, value);
             continue;
         }
         let Some((group, slots)) = key.split_once('/') else {
@@ -416,9 +465,7 @@ where
             Ok(i) => Indexes::One(i),
             Err(_) => Indexes::Range(slots.to_string()),
         };
-        for index in expand(&indexes, &path)? {
-            out.insert((group.to_string(), SlotName::Index(index)), value.clone());
-        }
+        out.insert_range(group, span(&indexes, &path)?, value);
     }
     Ok(out)
 }

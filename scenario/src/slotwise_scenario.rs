@@ -21,6 +21,7 @@ mod plugins;
 mod policy;
 mod policy_expect;
 mod reading;
+mod script_slots;
 mod scripted_relay;
 mod system;
 mod time;
