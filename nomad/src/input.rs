@@ -6,7 +6,7 @@ mod provenance;
 use crate::api;
 use crate::fingerprint;
 use crate::snapshot::JobSnapshot;
-use allocation::allocation;
+use allocation::{allocation, Lookups};
 use provenance::Context;
 pub use provenance::MappingError;
 use slotwise_reconciler as core;
@@ -101,6 +101,7 @@ pub fn build(snapshot: &JobSnapshot, now: i64) -> Result<core::ReconcileInput, M
         .collect::<Result<Vec<_>, _>>()?;
 
     let alloc_path = format!("job/{}/allocations", job.id);
+    let lookups = Lookups::of(snapshot);
     let mut by_group: BTreeMap<String, Vec<core::Allocation>> = BTreeMap::new();
     for (i, alloc) in snapshot.allocations.iter().enumerate() {
         let field = |name: &str| format!("[{i}] (allocation {}).{name}", alloc.id);
@@ -127,7 +128,16 @@ pub fn build(snapshot: &JobSnapshot, now: i64) -> Result<core::ReconcileInput, M
         let node = node_ids
             .binary_search(&&alloc.node_id)
             .map_err(|_| cx.error(&alloc_path, field("NodeID"), "the node was not read"))?;
-        let allocation = allocation(&cx, &alloc_path, i, alloc, *fingerprint, node, version)?;
+        let allocation = allocation(
+            &cx,
+            &lookups,
+            &alloc_path,
+            i,
+            alloc,
+            *fingerprint,
+            node,
+            version,
+        )?;
         by_group
             .entry(alloc.task_group.clone())
             .or_default()

@@ -2,8 +2,9 @@
 
 use super::provenance::{Context, MappingError};
 use crate::api;
-use crate::snapshot::placed_by;
+use crate::snapshot::{placed_by, JobSnapshot};
 use slotwise_reconciler as core;
+use std::collections::BTreeMap;
 
 /// RFC 3339 time as nanoseconds since the epoch; Go's zero time, and no
 /// time, are none.
@@ -39,9 +40,39 @@ fn name_index(name: &str) -> Option<u32> {
     name.strip_suffix(']')?.get(open + 1..)?.parse().ok()
 }
 
+/// What allocations look up in the rest of the snapshot, found once: a scan
+/// of every allocation per allocation was quadratic in a job's size.
+pub(super) struct Lookups<'s> {
+    /// Allocation by the id of the one that replaced it; the first listed.
+    replaced: BTreeMap<&'s str, &'s str>,
+    /// Job create index by version; the first listed.
+    created: BTreeMap<u64, u64>,
+}
+
+impl<'s> Lookups<'s> {
+    pub(super) fn of(snapshot: &'s JobSnapshot) -> Self {
+        let mut replaced = BTreeMap::new();
+        for a in snapshot
+            .allocations
+            .iter()
+            .filter(|a| !a.next_allocation.is_empty())
+        {
+            replaced
+                .entry(a.next_allocation.as_str())
+                .or_insert(a.id.as_str());
+        }
+        let mut created = BTreeMap::new();
+        for v in &snapshot.versions {
+            created.entry(v.version).or_insert(v.create_index);
+        }
+        Self { replaced, created }
+    }
+}
+
 #[allow(clippy::too_many_arguments)]
 pub(super) fn allocation(
     cx: &Context,
+    lookups: &Lookups,
     path: &str,
     i: usize,
     alloc: &api::Allocation,
@@ -58,13 +89,7 @@ pub(super) fn allocation(
         .job
         .as_ref()
         .map(|j| j.create_index)
-        .or_else(|| {
-            snapshot
-                .versions
-                .iter()
-                .find(|v| v.version == version)
-                .map(|v| v.create_index)
-        })
+        .or_else(|| lookups.created.get(&version).copied())
         .unwrap_or(snapshot.job.create_index);
     let deployment = match &snapshot.deployment {
         _ if alloc.deployment_id.is_some() => alloc.deployment_id.clone().filter(|d| !d.is_empty()),
@@ -78,11 +103,8 @@ pub(super) fn allocation(
         .clone()
         .filter(|p| !p.is_empty())
         .or_else(|| {
-            snapshot
-                .allocations
-                .iter()
-                .find(|a| a.next_allocation == alloc.id)
-                .map(|a| a.id.clone())
+            let replaced = lookups.replaced.get(alloc.id.as_str())?;
+            Some((*replaced).to_string())
         });
     let placement_score = alloc.metrics.as_ref().and_then(|m| {
         m.score_meta_data
