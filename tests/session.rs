@@ -5,6 +5,7 @@ use slotwise_reconciler::plugin::{
 };
 use slotwise_reconciler::{
     reconcile, Consulted, Failure, FailureKind, LogLevel, LogLine, Mode, Progress, Reply, Session,
+    MAX_KEPT_LOG_LINES,
 };
 use slotwise_scenario::{parse, Syntax};
 
@@ -204,6 +205,69 @@ fn log_lines_are_kept_in_the_plan_with_the_plugin_and_hook_in_order() {
             line("b", "api", 1)
         ]
     );
+}
+
+#[test]
+fn a_plugin_keeps_at_most_a_thousand_log_lines_a_reconcile_and_the_rest_are_counted() {
+    // Thirty groups, a question each at pre-slot, a hundred lines an answer:
+    // 3,000 lines of one plugin, 1,000 of the other's, which are all kept.
+    let groups: String = (0..30)
+        .map(|g| format!("{{name: g{g}, count: 1}}, "))
+        .collect();
+    let text = format!("job: {{groups: [{groups}]}}");
+    let plugins = vec![
+        plugin("chatty", &[Hook::PreSlot]),
+        plugin("terse", &[Hook::PreSlot]),
+    ];
+    let mut session = Session::open(input(&text), plugins).expect("opens");
+    let mut calls = [0usize; 2];
+    let (plan, _) = drive(&mut session, |p, b| {
+        calls[p as usize] += 1;
+        let lines = if p == 0 { 100 } else { 1000 / 30 + 1 };
+        Reply {
+            logs: (0..lines)
+                .map(|n| LogLine {
+                    level: LogLevel::Info,
+                    message: format!("call {} line {n}", calls[p as usize]),
+                })
+                .collect(),
+            ..reply(neutral_answers(b))
+        }
+    });
+    assert_eq!(calls, [30, 30]);
+    let of = |name: &str| -> Vec<&slotwise_reconciler::PluginLog> {
+        plan.plugin_logs
+            .iter()
+            .filter(|l| l.plugin == name)
+            .collect()
+    };
+    let chatty = of("chatty");
+    assert_eq!(chatty.len(), MAX_KEPT_LOG_LINES + 1);
+    assert_eq!(chatty[MAX_KEPT_LOG_LINES - 1].message, "call 10 line 99");
+    let summary = chatty[MAX_KEPT_LOG_LINES];
+    assert_eq!(
+        (
+            summary.level,
+            summary.hook.as_str(),
+            summary.group.as_deref()
+        ),
+        (LogLevel::Warn, "pre-slot", None)
+    );
+    assert_eq!(
+        summary.message,
+        "2000 further lines not kept: at most 1000 are kept of a plugin in one reconcile"
+    );
+    // 34 lines a call, 1,020 in all: the last 20 are not kept either.
+    let terse = of("terse");
+    assert_eq!(terse.len(), MAX_KEPT_LOG_LINES + 1);
+    assert!(terse[MAX_KEPT_LOG_LINES]
+        .message
+        .starts_with("20 further lines"));
+    // The summaries come last, after every kept line.
+    assert_eq!(plan.plugin_logs.len(), 2 * (MAX_KEPT_LOG_LINES + 1));
+    assert!(plan.plugin_logs[..2 * MAX_KEPT_LOG_LINES]
+        .iter()
+        .all(|l| l.level == LogLevel::Info));
 }
 
 /// The error a session ends with when plugin `p` answers pre-slot with `garble` applied.

@@ -13,8 +13,9 @@ use crate::run::{carried_ext, JobRun};
 use crate::sentence::say;
 use crate::views::{self, Shown};
 use crate::{
-    phrasing, Consulted, Failure, FailureKind, InputError, Mode, Plan, PluginFailure, PluginLog,
-    Progress, Question, ReconcileInput, Reply, SessionError, SlotExt, StepReport, StepStatus,
+    phrasing, Consulted, Failure, FailureKind, InputError, LogLevel, Mode, Plan, PluginFailure,
+    PluginLog, Progress, Question, ReconcileInput, Reply, SessionError, SlotExt, StepReport,
+    StepStatus,
 };
 use std::collections::BTreeMap;
 
@@ -23,6 +24,12 @@ pub const MAX_LOG_LINES: usize = 100;
 
 /// Bytes one log line may hold.
 pub const MAX_LOG_LINE: usize = 1 << 10;
+
+/// Log lines kept of one plugin in one reconcile. Later lines are counted,
+/// not kept, and one line at the end says how many: a plugin may log a
+/// hundred lines a call, and a job of 100,000 groups asks it 200,000
+/// times, which kept whole would be 20 GB of logs.
+pub const MAX_KEPT_LOG_LINES: usize = 1_000;
 
 self_cell::self_cell!(
     /// The input and the run that borrows it.
@@ -68,6 +75,10 @@ struct Record {
     fuel: u64,
     memory: u64,
     metered: bool,
+    /// Log lines kept, and those past the limit, with the hook of the last.
+    logged: usize,
+    unkept: usize,
+    unkept_at: &'static str,
 }
 
 /// A hook point being asked about.
@@ -349,6 +360,13 @@ impl Session {
             return self.fail(p, FailureKind::TooLarge, message, None);
         }
         for line in reply.logs {
+            let record = &mut self.records[p];
+            if record.logged == MAX_KEPT_LOG_LINES {
+                record.unkept += 1;
+                record.unkept_at = hook_name(hook);
+                continue;
+            }
+            record.logged += 1;
             self.logs.push(PluginLog {
                 plugin: self.plugins[p].name.clone(),
                 hook: hook_name(hook).to_string(),
@@ -443,6 +461,22 @@ impl Session {
         let mut plan = self.run.with_dependent_mut(|_, run| run.finish());
         plan.plugin_failures = std::mem::take(&mut self.failures);
         plan.plugin_logs = std::mem::take(&mut self.logs);
+        for (plugin, record) in self.plugins.iter().zip(&self.records) {
+            if record.unkept > 0 {
+                plan.plugin_logs.push(PluginLog {
+                    plugin: plugin.name.clone(),
+                    hook: record.unkept_at.to_string(),
+                    group: None,
+                    level: LogLevel::Warn,
+                    message: say!(
+                        record.unkept,
+                        " further lines not kept: at most ",
+                        MAX_KEPT_LOG_LINES,
+                        " are kept of a plugin in one reconcile"
+                    ),
+                });
+            }
+        }
         let fresh = std::mem::take(&mut self.fresh);
         plan.ext = carried_ext(&self.run.borrow_owner().ext, fresh);
         for (plugin, record) in self.plugins.iter().zip(&self.records) {

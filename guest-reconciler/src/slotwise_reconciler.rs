@@ -67,7 +67,7 @@ static ALLOCATOR: small_blocks::Allocator = small_blocks::Allocator::new();
 
 pub use reconcile::reconcile;
 pub use relay::{reconcile_with, Refusal, Relay};
-pub use session::{Session, MAX_LOG_LINE, MAX_LOG_LINES};
+pub use session::{Session, MAX_KEPT_LOG_LINES, MAX_LOG_LINE, MAX_LOG_LINES};
 pub use validation::{MAX_COUNT, MAX_NAME_INDEX};
 pub use wit::exports::slotwise::reconciler::session::{
     Consulted, Failure, FailureKind, LogLine, Mode, Progress, Question, Reply, SessionError, Usage,
