@@ -115,7 +115,41 @@ impl<T> BySlot<T> {
 #[cfg(test)]
 mod tests {
     use super::{BySlot, SlotName};
+    use proptest::prelude::*;
+    use std::collections::BTreeMap;
     use std::rc::Rc;
+
+    proptest! {
+        /// Kept as ranges, the answers are those of every range expanded
+        /// into its slots, later entries over earlier ones, and of a later
+        /// map over the first.
+        #[test]
+        fn ranges_answer_as_their_expansion_does(
+            first in prop::collection::vec((0u32..40, 0u32..12, 0u8..4), 0..12),
+            later in prop::collection::vec((0u32..40, 0u32..12, 0u8..4), 0..6),
+        ) {
+            let mut slots = BySlot::default();
+            let mut expanded = BTreeMap::new();
+            for (start, len, answer) in &first {
+                slots.insert_range("web", *start..=start + len, Rc::new(*answer));
+                for i in *start..=start + len {
+                    expanded.insert(i, *answer);
+                }
+            }
+            let mut over = BySlot::default();
+            for (start, len, answer) in &later {
+                over.insert_range("web", *start..=start + len, Rc::new(*answer + 10));
+                for i in *start..=start + len {
+                    expanded.insert(i, *answer + 10);
+                }
+            }
+            slots.extend(over);
+            for i in 0..60 {
+                let got = slots.get(&("web".to_string(), SlotName::Index(i))).copied();
+                prop_assert_eq!(got, expanded.get(&i).copied(), "slot {}", i);
+            }
+        }
+    }
 
     fn answers(slots: &BySlot<&'static str>, group: &str, n: u32) -> Vec<Option<&'static str>> {
         (0..n)
