@@ -42,14 +42,42 @@ fn both_paths(input: &ReconcileInput) -> (Vec<u8>, Vec<u8>) {
 }
 
 /// The outcome the encoded path gives for `bytes`, which must be an input
-/// error.
+/// error, and the same from a session opened on them: bad input is refused
+/// alike on both entries that take a buffer.
 fn refused(bytes: &[u8]) -> InputError {
     let outcome = reconciler()
         .reconcile_encoded(bytes)
         .expect("garbage is an answer, not a trap");
+    let in_session = reconciler()
+        .reconcile_encoded_with(bytes.to_vec(), &mut NoPlugins)
+        .expect("garbage is an answer to a session too, not a trap");
+    assert!(
+        in_session == outcome,
+        "a session refused otherwise than a reconcile"
+    );
     match wire::decode_outcome(&outcome).expect("a readable outcome") {
         Err(error) => error,
         Ok(_) => panic!("{} bytes of garbage were planned", bytes.len()),
+    }
+}
+
+/// A relay consulting no plugin: its session asks no question.
+struct NoPlugins;
+
+impl slotwise_host::Relay for NoPlugins {
+    fn consulted(&self) -> Vec<slotwise_host::wit::Consulted> {
+        Vec::new()
+    }
+
+    fn answer(
+        &mut self,
+        question: &slotwise_host::wit::Question,
+        _: &slotwise_host::plugin_wit::types::Batch,
+    ) -> slotwise_host::wit::Reply {
+        panic!(
+            "no plugin is consulted, yet plugin {} was asked",
+            question.plugin
+        )
     }
 }
 
@@ -72,6 +100,52 @@ fn every_scenario_plans_alike_on_the_typed_and_the_encoded_path() {
         compared += 1;
     }
     assert!(compared > 300, "only {compared} scenarios were compared");
+}
+
+#[test]
+fn every_scenario_that_consults_a_policy_plans_alike_through_the_typed_and_the_encoded_session() {
+    let shipped = root().join("target/slotwise/plugins");
+    let files = conformance::files(&[root().join("tests"), root().join("docs/examples")])
+        .expect("the scenario folders exist");
+    let (mut scripted, mut plugins) = (0, 0);
+    for path in files {
+        let Ok(mut scenario) = conformance::load(&path) else {
+            continue;
+        };
+        let (input, mut consulted) =
+            match conformance::Consulted::of(&mut scenario, &path, &shipped) {
+                Ok(found) => found,
+                // A plugin that cannot be loaded is the scenario's point; the
+                // conformance run checks that both paths refuse alike.
+                Err(_) => continue,
+            };
+        match &consulted {
+            conformance::Consulted::Nothing => continue,
+            conformance::Consulted::Scripted(_) => scripted += 1,
+            conformance::Consulted::Plugins(_) => plugins += 1,
+        }
+        let typed = conformance::reconcile_typed(input, &mut consulted, reconciler())
+            .expect("the typed session runs");
+        let encoded = conformance::reconcile_once(input, &mut consulted, Some(reconciler()))
+            .expect("the encoded session runs");
+        match (&typed, &encoded) {
+            (Ok(a), Ok(b)) => assert!(
+                wire::encode_outcome(&Ok(a.clone())) == wire::encode_outcome(&Ok(b.clone())),
+                "{}: the encoded session planned otherwise",
+                path.display()
+            ),
+            _ => assert_eq!(
+                typed,
+                encoded,
+                "{}: the sessions ended otherwise",
+                path.display()
+            ),
+        }
+    }
+    assert!(
+        scripted >= 40 && plugins >= 50,
+        "only {scripted} scripted and {plugins} plugin scenarios were compared"
+    );
 }
 
 #[test]

@@ -276,6 +276,27 @@ pub fn reconcile_once(
     }
 }
 
+/// As [`reconcile_once`] through `component`, with the input and the plan
+/// crossing typed, field by field (`reconcile`, or a session's `open` and
+/// `next`), where hosts use the encoded exports by default: what tests
+/// compare the default with.
+///
+/// # Errors
+/// As [`reconcile_once`].
+pub fn reconcile_typed(
+    input: &core::ReconcileInput,
+    consulted: &mut Consulted,
+    component: &ComponentReconciler,
+) -> Result<std::result::Result<core::Plan, RunFailure>> {
+    match consulted {
+        Consulted::Nothing => settle(component.reconcile_core_typed(input)),
+        Consulted::Scripted(s) => {
+            settle(component.reconcile_core_with_typed(input, &mut LibraryRelay(s)))
+        }
+        Consulted::Plugins(set) => settle(component.reconcile_core_with_typed(input, set.as_mut())),
+    }
+}
+
 impl Runner<'_> {
     /// Runs `scenario`, read from `path`, natively and, when given, through
     /// the component, consulting its scripted policy or plugins; the two

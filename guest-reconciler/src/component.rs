@@ -2,7 +2,7 @@
 
 use crate::wit::exports::slotwise::reconciler::reconcile::Guest;
 use crate::wit::exports::slotwise::reconciler::session::{
-    Guest as SessionGuest, GuestSession, Session as SessionHandle,
+    Guest as SessionGuest, GuestSession, ProgressEncoded, Session as SessionHandle,
 };
 use crate::{Consulted, InputError, Plan, Progress, ReconcileInput, Reply, Session, SessionError};
 use std::cell::RefCell;
@@ -34,6 +34,20 @@ impl GuestSession for SessionResource {
 
     fn next(&self, reply: Option<Reply>) -> Result<Progress, SessionError> {
         self.0.borrow_mut().next(reply)
+    }
+
+    fn open_encoded(input: Vec<u8>, plugins: Vec<Consulted>) -> Result<SessionHandle, InputError> {
+        // Decoded, then freed before planning, as `reconcile-encoded` does.
+        let decoded = crate::wire::decode_input(&input);
+        drop(input);
+        Self::open(decoded?, plugins)
+    }
+
+    fn next_encoded(&self, reply: Option<Reply>) -> Result<ProgressEncoded, SessionError> {
+        Ok(match self.next(reply)? {
+            Progress::Ask(question) => ProgressEncoded::Ask(question),
+            Progress::Done(plan) => ProgressEncoded::Done(crate::wire::encode_outcome(&Ok(plan))),
+        })
     }
 }
 

@@ -10,6 +10,7 @@ wasmtime::component::bindgen!({
 });
 
 pub use exports::slotwise::reconciler::session::{
-    Consulted, Failure, FailureKind, LogLine, Mode, Progress, Question, Reply, SessionError, Usage,
+    Consulted, Failure, FailureKind, LogLine, Mode, Progress, ProgressEncoded, Question, Reply,
+    SessionError, Usage,
 };
 pub use exports::slotwise::reconciler::types::*;

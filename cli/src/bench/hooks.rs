@@ -11,8 +11,8 @@ use anyhow::{Context, Result};
 use slotwise_cli::workload::rolling_job;
 use slotwise_host::plugins::sandbox::Limits;
 use slotwise_host::plugins::{PluginConfig, PluginSet};
-use slotwise_host::transcode::transcode;
-use slotwise_host::{wit, ComponentReconciler};
+use slotwise_host::ComponentReconciler;
+use slotwise_reconciler::ReconcileInput;
 use std::path::Path;
 use std::time::Duration;
 
@@ -117,9 +117,8 @@ pub fn run(reconciler: &ComponentReconciler, shipped: &Path, rounds: usize) -> R
     let job = rolling_job(1, SLOTS);
     println!("{SLOTS} slots in one group, rolling update");
     neutral::run(&job, SLOTS, rounds)?;
-    let one_group: wit::ReconcileInput = transcode(&job)?;
     let all: Vec<&Subject> = subjects.iter().collect();
-    let (none, with) = compare(reconciler, shipped, &one_group, &all, rounds)?;
+    let (none, with) = compare(reconciler, shipped, &job, &all, rounds)?;
     row("none", "", &none, None);
     for (s, m) in &with {
         row(s.label, s.interface, m, Some(&none));
@@ -127,7 +126,7 @@ pub fn run(reconciler: &ComponentReconciler, shipped: &Path, rounds: usize) -> R
     let none = &none;
 
     let (groups, per_group) = MANY_GROUPS;
-    let many: wit::ReconcileInput = transcode(&rolling_job(groups, per_group))?;
+    let many = rolling_job(groups, per_group);
     println!("{groups} groups x {per_group} slots, rolling update");
     let once_each: Vec<&Subject> = subjects
         .iter()
@@ -200,7 +199,7 @@ pub fn run(reconciler: &ComponentReconciler, shipped: &Path, rounds: usize) -> R
 fn compare<'s>(
     reconciler: &ComponentReconciler,
     shipped: &Path,
-    input: &wit::ReconcileInput,
+    input: &ReconcileInput,
     subjects: &[&'s Subject],
     rounds: usize,
 ) -> Result<(Measured, Vec<(&'s Subject, Measured)>)> {
@@ -253,21 +252,22 @@ fn compare<'s>(
     Ok((none, with))
 }
 
-/// One reconcile of `input` as `c` makes it.
+/// One reconcile of `input` as `c` makes it, on the paths hosts take by
+/// default: the input and the plan crossing as one buffer each.
 fn reconcile(
     reconciler: &ComponentReconciler,
-    input: &wit::ReconcileInput,
+    input: &ReconcileInput,
     c: &mut Contender,
 ) -> Result<()> {
     match &mut c.set {
         None => {
             reconciler
-                .reconcile(input)?
+                .reconcile_core(input)?
                 .map_err(|e| anyhow::anyhow!("{}: {}", e.field, e.message))?;
         }
         Some(set) => {
             reconciler
-                .reconcile_with(input, set)
+                .reconcile_core_with(input, set)
                 .context("reconciling with the plugins")?
                 .map_err(|e| anyhow::anyhow!("{}: {}", e.field, e.message))?;
         }

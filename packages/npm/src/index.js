@@ -10,7 +10,7 @@ import * as readerComponent from '../generated/scenario-reader/index.js';
 import witTypes from '../generated/wit-types.js';
 import { codec, parseJson } from './rendering.js';
 import { ScriptedRelay } from './scripted.js';
-import { FunctionRelay, runSession } from './session.js';
+import { FunctionRelay, runEncodedSession } from './session.js';
 import { FieldError, wireCodec, WireError } from './wire.js';
 
 export { parseJson, WireError };
@@ -175,32 +175,26 @@ export class Reconciler {
   }
 
   /**
-   * The plan for `input` (slotwise's JSON rendering) with the plugins of `relays` consulted, in
-   * order: relays of the caller's own (see Relay in session.d.ts; they work in jco's rendering,
-   * which `conversions` converts), such as a page's Web Workers or a scenario's scripted policy.
+   * The plan for `input` (slotwise's JSON rendering, or a buffer already in the wire format) with
+   * the plugins of `relays` consulted, in order: relays of the caller's own (see Relay in
+   * session.d.ts; they work in jco's rendering, which `conversions` converts), such as a page's
+   * Web Workers or a scenario's scripted policy. The input and the plan cross as one buffer each.
    * Throws as `reconcileWith`; an error a relay throws is a ComponentError.
    */
   async reconcileThrough(input, relays) {
-    let lowered;
-    try {
-      lowered = rendering.lower(input, { ref: 'reconcile-input' });
-    } catch (e) {
-      throw misfit(e);
+    const bytes = input instanceof Uint8Array ? input : encodeDuring(input, (view) => view.slice());
+    const ended = await this.#component.during((exports) => runEncodedSession(exports, bytes, relays));
+    if ('outcome' in ended) {
+      const outcome = wire.decodeOutcome(ended.outcome);
+      if ('Err' in outcome) throw new InputError(outcome.Err.field, outcome.Err.message);
+      return outcome.Ok;
     }
-    const outcome = await this.#component.during((exports) => runSession(exports, lowered, relays));
-    if ('plan' in outcome) return rendering.lift(outcome.plan, { ref: 'plan' });
-    if ('inputError' in outcome) {
-      const { field, message } = rendering.lift(outcome.inputError, { ref: 'input-error' });
+    if ('inputError' in ended) {
+      const { field, message } = rendering.lift(ended.inputError, { ref: 'input-error' });
       throw new InputError(field, message);
     }
-    throw new SessionError(rendering.lift(outcome.sessionError, { ref: 'session-error' }));
+    throw new SessionError(rendering.lift(ended.sessionError, { ref: 'session-error' }));
   }
-}
-
-/** A conversion's TypeError (`value.allocations[0]...: expected ...`) as an InputError at its field. */
-function misfit(e) {
-  const found = e instanceof TypeError ? /^value\.?([^:]*): (.*)$/s.exec(e.message) : null;
-  return found === null ? e : new InputError(found[1] || 'input', found[2]);
 }
 
 /**

@@ -59,6 +59,7 @@ export interface ReconcilerExports {
   session: {
     Session: {
       open(input: unknown, plugins: Consulted[]): { next(reply: Reply | undefined): unknown };
+      openEncoded(input: Uint8Array, plugins: Consulted[]): { nextEncoded(reply: Reply | undefined): unknown };
     };
   };
 }
@@ -71,6 +72,15 @@ export type Outcome = { plan: unknown } | { inputError: unknown } | { sessionErr
  * `relays` in order. Traps of the component, and errors a relay throws, are thrown.
  */
 export function runSession(reconciler: ReconcilerExports, input: unknown, relays: Relay[]): Promise<Outcome>;
+
+/** How a reconcile on an encoded input ended: the encoded outcome, or a refusal in jco's rendering. */
+export type EncodedOutcome = { outcome: Uint8Array } | { inputError: unknown } | { sessionError: unknown };
+
+/**
+ * As `runSession`, with the input and the plan each crossing as one buffer in the wire format:
+ * `input` is an encoded input, and a plan comes back as the encoded outcome.
+ */
+export function runEncodedSession(reconciler: ReconcilerExports, input: Uint8Array, relays: Relay[]): Promise<EncodedOutcome>;
 
 /** What a plugin function is given beside its batch. */
 export interface AnswerContext<Kept = unknown> {

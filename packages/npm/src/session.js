@@ -13,19 +13,48 @@ import { errPayload } from './rendering.js';
  * each in jco's rendering. Traps of the component, and errors a relay throws, are thrown.
  */
 export async function runSession(reconciler, input, relays) {
+  return drive(relays, {
+    plain: () => ({ plan: reconciler.reconcile.reconcile(input) }),
+    open: (consulted) => reconciler.session.Session.open(input, consulted),
+    next: (session, reply) => session.next(reply),
+    done: (plan) => ({ plan }),
+  });
+}
+
+/**
+ * As `runSession`, with the input and the plan each crossing as one buffer in the wire format
+ * (`open-encoded`, `next-encoded`): `input` is an encoded input (a Uint8Array). Gives
+ * `{ outcome }`, the encoded outcome (the plan, or the reconciler's refusal of the input),
+ * `{ inputError }` (jco's rendering) when the session refused to open, or `{ sessionError }`.
+ */
+export async function runEncodedSession(reconciler, input, relays) {
+  return drive(relays, {
+    plain: () => ({ outcome: reconciler.reconcile.reconcileEncoded(input) }),
+    open: (consulted) => reconciler.session.Session.openEncoded(input, consulted),
+    next: (session, reply) => session.nextEncoded(reply),
+    done: (outcome) => ({ outcome }),
+  });
+}
+
+/**
+ * Drives one session through `relays`: `plain` reconciles when no plugin is consulted; `open`
+ * opens the session with the plugins, `next` takes a reply and gives the progress, `done` says
+ * what the plan that ends it is.
+ */
+async function drive(relays, { plain, open, next, done }) {
   for (const relay of relays) await relay.begin();
   const owners = relays.flatMap((relay) => relay.consulted().map((_, at) => ({ relay, at })));
   const consulted = relays.flatMap((relay) => relay.consulted());
   if (consulted.length === 0) {
     try {
-      return { plan: reconciler.reconcile.reconcile(input) };
+      return plain();
     } catch (e) {
       return { inputError: payloadOf(e) };
     }
   }
   let session;
   try {
-    session = reconciler.session.Session.open(input, consulted);
+    session = open(consulted);
   } catch (e) {
     return { inputError: payloadOf(e) };
   }
@@ -35,11 +64,11 @@ export async function runSession(reconciler, input, relays) {
   for (;;) {
     let progress;
     try {
-      progress = session.next(reply);
+      progress = next(session, reply);
     } catch (e) {
       return { sessionError: payloadOf(e) };
     }
-    if (progress.tag === 'done') return { plan: progress.val };
+    if (progress.tag === 'done') return done(progress.val);
     const question = progress.val;
     batch = question.batch ?? batch;
     const owner = owners[question.plugin];
