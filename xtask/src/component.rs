@@ -60,7 +60,7 @@ fn build_in(
     allowed: &[&str],
     target_dir: &str,
 ) -> Result<()> {
-    ws.cargo(&[
+    ws.cargo_unlinted(&[
         "build",
         "--profile",
         "component",

@@ -43,6 +43,7 @@ fn nightly_cargo() -> Command {
     ] {
         command.env_remove(var);
     }
+    crate::lints::without(&mut command);
     command
 }
 
@@ -102,11 +103,16 @@ fn libfuzzer(ws: &Workspace, runs: u64) -> Result<()> {
             "-print_final_stats=1".into(),
         ];
         println!("$ cargo +nightly {}", args.join(" "));
+        let started = std::time::Instant::now();
         let status = nightly_cargo()
             .args(&args)
             .current_dir(&ws.root)
             .status()
             .context("cannot run cargo fuzz")?;
+        println!(
+            "  ({:.0}s: {target}, building and fuzzing)",
+            started.elapsed().as_secs_f64()
+        );
         if !status.success() {
             let copied = keep_crashes(&artifacts, &kept)?;
             bail!("{target}: libFuzzer found a failure; kept in fuzz/corpus/{target}/: {copied}");

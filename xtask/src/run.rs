@@ -46,22 +46,28 @@ impl Workspace {
         args: &[&str],
         env: &[(&str, &Path)],
     ) -> Result<()> {
-        println!("$ {program} {}", args.join(" "));
-        let status = Command::new(program)
+        let mut command = Command::new(program);
+        command
             .args(args)
             .envs(env.iter().map(|(k, v)| (*k, v.as_os_str())))
-            .current_dir(dir)
-            .status()
-            .with_context(|| format!("cannot run {program}"))?;
-        if !status.success() {
-            bail!("`{program} {}` failed ({status})", args.join(" "));
-        }
-        Ok(())
+            .current_dir(dir);
+        execute(&mut command, program, args)
     }
 
     pub fn cargo(&self, args: &[&str]) -> Result<()> {
         let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
         self.run_in(&self.root, &cargo, args)
+    }
+
+    /// As [`Workspace::cargo`], compiling with rustc itself even where
+    /// [`crate::lints::while_building`] has the other builds linted.
+    pub fn cargo_unlinted(&self, args: &[&str]) -> Result<()> {
+        let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
+        let mut command = Command::new(&cargo);
+        crate::lints::without(&mut command)
+            .args(args)
+            .current_dir(&self.root);
+        execute(&mut command, &cargo, args)
     }
 
     /// Installs a rustup target unless it is there already.
@@ -100,4 +106,26 @@ impl Workspace {
         println!("== {name}: ok in {:.1}s", started.elapsed().as_secs_f64());
         Ok(())
     }
+}
+
+/// Runs `command`, echoed as `program` with `args`, and says how long it
+/// took when that was long enough to matter to CI's time; fails unless it
+/// succeeds.
+fn execute(command: &mut Command, program: &str, args: &[&str]) -> Result<()> {
+    let shown = format!("{program} {}", args.join(" "));
+    println!("$ {shown}");
+    let started = Instant::now();
+    let status = command
+        .status()
+        .with_context(|| format!("cannot run {program}"))?;
+    let took = started.elapsed().as_secs_f64();
+    if took >= 5.0 {
+        let name = Path::new(program).file_name().unwrap_or_default();
+        let first = args.first().copied().unwrap_or_default();
+        println!("  ({took:.0}s: {} {first})", name.to_string_lossy());
+    }
+    if !status.success() {
+        bail!("`{shown}` failed ({status})");
+    }
+    Ok(())
 }
