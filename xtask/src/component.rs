@@ -16,20 +16,13 @@ pub fn build(ws: &Workspace) -> Result<PathBuf> {
 pub fn reader(ws: &Workspace) -> Result<PathBuf> {
     // The `scenario` crate needs the reconciler's types, and a `cdylib`
     // exports what its dependencies export: the reader carries the
-    // reconciler's interfaces too, unused by the package.
-    // The reader turns the reconciler's `schema` feature on. Built in the
-    // workspace's target folder, where cargo keeps one build of a `cdylib`
-    // crate whatever its features, the reconciler's two builds would take
-    // turns replacing each other, and each build of one component would
-    // start the other's over: some two and a half minutes of every CI run.
+    // reconciler's interfaces too, unused by the package. It turns the
+    // reconciler's `schema` feature on; the reconciler's library declares
+    // no `cdylib` of its own, so that this build and the reconciler
+    // component's share one target folder (and the compiler plugins and
+    // libraries both use) without replacing each other's output.
     let out = ws.root.join("target/slotwise/scenario-reader.wasm");
-    build_in(
-        ws,
-        "slotwise-scenario-reader",
-        &out,
-        &[],
-        "target/scenario-reader",
-    )?;
+    build_package(ws, "slotwise-scenario-reader", &out)?;
     Ok(out)
 }
 
@@ -48,31 +41,22 @@ pub fn build_package_importing(
     out: &Path,
     allowed: &[&str],
 ) -> Result<()> {
-    build_in(ws, package, out, allowed, "target")
-}
-
-/// As [`build_package_importing`], building in `target_dir`, a folder of
-/// the workspace.
-fn build_in(
-    ws: &Workspace,
-    package: &str,
-    out: &Path,
-    allowed: &[&str],
-    target_dir: &str,
-) -> Result<()> {
+    // The library built as a `cdylib` whatever its manifest declares: the
+    // reconciler's declares none (see `reader`).
     ws.cargo_unlinted(&[
-        "build",
+        "rustc",
         "--profile",
         "component",
         "--package",
         package,
+        "--lib",
+        "--crate-type",
+        "cdylib",
         "--target",
         "wasm32-unknown-unknown",
-        "--target-dir",
-        target_dir,
     ])?;
-    let module = ws.root.join(target_dir).join(format!(
-        "wasm32-unknown-unknown/component/{}.wasm",
+    let module = ws.root.join(format!(
+        "target/wasm32-unknown-unknown/component/{}.wasm",
         package.replace('-', "_")
     ));
     let component = wrap(&module, allowed)?;

@@ -143,7 +143,7 @@ fn test(ws: &Workspace, long: bool) -> Result<()> {
     ws.step("formatting", || ws.cargo(&["fmt", "--all", "--check"]))?;
     ws.step("circles and layers", || circles::check(ws))?;
     if !linting {
-        println!("no clippy-driver beside cargo: the lints run as a check of their own");
+        println!("so the lints run as a check of their own");
         ws.step("lints", || {
             ws.cargo(&[
                 "clippy",

@@ -83,10 +83,21 @@ fn rust(dir: &Path) -> Result<PathBuf> {
     let target = metadata["target_directory"]
         .as_str()
         .context("cargo metadata names no target directory")?;
+    // The library alone, as a `cdylib`: cargo runs no link-time
+    // optimisation for a unit that is also an `rlib`, so a crate's
+    // `[profile.release] lto` would otherwise go unheeded.
     run_in(
         dir,
         &cargo,
-        &["build", "--release", "--target", "wasm32-unknown-unknown"],
+        &[
+            "rustc",
+            "--release",
+            "--lib",
+            "--crate-type",
+            "cdylib",
+            "--target",
+            "wasm32-unknown-unknown",
+        ],
     )?;
     let module_path = Path::new(target).join(format!(
         "wasm32-unknown-unknown/release/{}.wasm",

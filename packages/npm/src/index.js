@@ -154,9 +154,7 @@ export class Reconciler {
    */
   reconcile(input) {
     const call = (bytes) => this.reconcileEncoded(bytes);
-    const outcome = wire.decodeOutcome(input instanceof Uint8Array ? call(input) : encodeDuring(input, call));
-    if ('Err' in outcome) throw new InputError(outcome.Err.field, outcome.Err.message);
-    return outcome.Ok;
+    return planOf(input instanceof Uint8Array ? call(input) : encodeDuring(input, call));
   }
 
   /** The component's `reconcile-encoded` as it is: an encoded input in, an encoded outcome out. */
@@ -184,17 +182,20 @@ export class Reconciler {
   async reconcileThrough(input, relays) {
     const bytes = input instanceof Uint8Array ? input : encodeDuring(input, (view) => view.slice());
     const ended = await this.#component.during((exports) => runEncodedSession(exports, bytes, relays));
-    if ('outcome' in ended) {
-      const outcome = wire.decodeOutcome(ended.outcome);
-      if ('Err' in outcome) throw new InputError(outcome.Err.field, outcome.Err.message);
-      return outcome.Ok;
-    }
+    if ('outcome' in ended) return planOf(ended.outcome);
     if ('inputError' in ended) {
       const { field, message } = rendering.lift(ended.inputError, { ref: 'input-error' });
       throw new InputError(field, message);
     }
     throw new SessionError(rendering.lift(ended.sessionError, { ref: 'session-error' }));
   }
+}
+
+/** The plan an encoded outcome holds; the reconciler's refusal as an InputError. */
+function planOf(encodedOutcome) {
+  const outcome = wire.decodeOutcome(encodedOutcome);
+  if ('Err' in outcome) throw new InputError(outcome.Err.field, outcome.Err.message);
+  return outcome.Ok;
 }
 
 /**
