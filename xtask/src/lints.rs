@@ -72,8 +72,10 @@ fn refuses_canary(driver: &Path, clippy_args: &str) -> bool {
     let refused = std::fs::create_dir_all(&folder)
         .and_then(|()| std::fs::write(&source, CANARY))
         .and_then(|()| {
+            // In cargo's place clippy-driver is given the compiler's path
+            // first, and only checks that it names `rustc`.
             Command::new(driver)
-                .arg(rustc())
+                .arg("rustc")
                 .args([
                     "--crate-type",
                     "lib",
@@ -96,13 +98,6 @@ fn refuses_canary(driver: &Path, clippy_args: &str) -> bool {
     // A leftover temporary folder is harmless; the answer is what matters.
     let _ = std::fs::remove_dir_all(&folder);
     refused
-}
-
-/// The compiler cargo runs, as cargo finds it.
-fn rustc() -> PathBuf {
-    std::env::var_os("RUSTC")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| PathBuf::from("rustc"))
 }
 
 /// The clippy-driver of the toolchain that runs this build, if it works.
