@@ -5,6 +5,7 @@
 //! [`Shown`] serves to read every plugin's answers.
 
 mod packed;
+mod tables;
 
 use crate::candidate::{Candidate, Standing};
 use crate::plugin::{self, Batch, Hook, SlotBatch, SlotKey, Span, ViewParts};
@@ -12,10 +13,11 @@ use crate::post_slot::{changes_by_slot, post_slot_items, ChangeKind, Proposals, 
 use crate::ruling::Point;
 use crate::run::{Awaiting, Decided, JobRun};
 use crate::slot_hooks::HookedGroup;
-use crate::{Classification, ClientStatus, NodeStatus, Timestamp, UpdateKind};
+use crate::{Classification, ClientStatus, Timestamp, UpdateKind};
 use foldhash::fast::FixedState;
 use packed::Packer;
 use std::collections::HashMap;
+use tables::Tables;
 
 /// No optional part: what a plugin that reads none of them gets, the
 /// cheapest batches.
@@ -159,6 +161,18 @@ impl<'r> Builder<'r> {
     fn group<'a>(&mut self, g: &dyn HookedGroup<'a>, slots: &[u32], with_changes: bool) {
         let group = self.shown_groups.len();
         let first_slot = self.slot_count;
+        // A group shows about as many candidates and nodes as slots: room
+        // for them at once, rather than tables and lists grown by doubling
+        // group after group.
+        self.tables.reserve(slots.len());
+        self.shown_slots.reserve(slots.len());
+        match &mut self.packer {
+            Some(packer) => packer.reserve(slots.len()),
+            None => {
+                self.batch.slots.reserve(slots.len());
+                self.batch.candidates.reserve(slots.len());
+            }
+        }
         let changes = if with_changes {
             changes_by_slot(g.plan(), &g.slot_of())
         } else {
@@ -172,9 +186,14 @@ impl<'r> Builder<'r> {
             let claimants = &g.candidates()[range];
             let first = self.candidate_count;
             for c in claimants {
-                let view = self.candidate(c);
+                // Packed, the id goes from the candidate into the string
+                // area, with no `String` between.
+                let packed = self.packer.is_some();
+                let view = self.candidate(c, self.reads.allocation_ids && !packed);
                 match &mut self.packer {
-                    Some(packer) => packer.candidate(&view),
+                    Some(packer) => {
+                        packer.candidate(&view, self.reads.allocation_ids.then(|| c.id()));
+                    }
                     None => self.batch.candidates.push(view),
                 }
                 self.candidate_count += 1;
@@ -238,11 +257,16 @@ impl<'r> Builder<'r> {
         self.shown_groups.push(spec.name.clone());
     }
 
-    fn candidate(&mut self, c: &Candidate) -> plugin::Candidate {
+    /// `c` as plugins see it, with its allocation id when `with_id`.
+    fn candidate(&mut self, c: &Candidate, with_id: bool) -> plugin::Candidate {
         let node = self
             .tables
             .node(c.alloc.spec.node, self.input_nodes, self.reads);
-        let (view, rule) = candidate(c, node, self.reads);
+        let reads = ViewParts {
+            allocation_ids: with_id,
+            ..self.reads
+        };
+        let (view, rule) = candidate(c, node, reads);
         plugin::Candidate {
             rule: self.tables.rule(rule),
             ..view
@@ -381,86 +405,6 @@ impl<'c, 'a> ClaimantIds<'c, 'a> {
     }
 }
 
-/// Nodes, rule names and reasons, each sent once per batch.
-struct Tables {
-    /// Per input node shown, its position in `nodes`. A map, not a table
-    /// over every input node: a batch shows few nodes, and a table cleared
-    /// per batch made a job of many groups on many nodes quadratic (32,000
-    /// groups on 32,000 nodes wrote 7 GB of it). Only looked up, never
-    /// iterated, so the hash's order reaches no output.
-    node_at: HashMap<u32, u32, FixedState>,
-    nodes: Vec<plugin::Node>,
-    rules: Names,
-    reasons: Names,
-}
-
-impl Tables {
-    fn new() -> Self {
-        Self {
-            node_at: HashMap::default(),
-            nodes: Vec::new(),
-            rules: Names::default(),
-            reasons: Names::default(),
-        }
-    }
-
-    /// The position of input node `index` in the batch's nodes.
-    fn node(&mut self, index: u32, input: &[crate::Node], reads: ViewParts) -> u32 {
-        let shown = self.nodes.len() as u32;
-        let at = *self.node_at.entry(index).or_insert(shown);
-        if at == shown {
-            let n = &input[index as usize];
-            self.nodes.push(plugin::Node {
-                id: reads.node_ids.then(|| n.id.clone()),
-                status: node_status(n.status),
-                draining: n.draining,
-                meta: (reads.node_meta && !n.meta.is_empty()).then(|| n.meta.clone()),
-            });
-        }
-        at
-    }
-
-    fn rule(&mut self, name: &'static str) -> u32 {
-        self.rules.position(name)
-    }
-
-    fn reason(&mut self, name: &'static str) -> u32 {
-        self.reasons.position(name)
-    }
-
-    fn take(self) -> (Vec<plugin::Node>, Vec<String>, Vec<String>) {
-        (self.nodes, self.rules.names, self.reasons.names)
-    }
-}
-
-/// A table of names, each once. The names come from the reconciler's own
-/// tables (rules, reasons), so a name is found by its address before its
-/// text is compared; a batch holds a handful, so a scan beats hashing.
-#[derive(Default)]
-struct Names {
-    names: Vec<String>,
-    keys: Vec<&'static str>,
-}
-
-impl Names {
-    /// The position of `name`, added at the end when absent.
-    fn position(&mut self, name: &'static str) -> u32 {
-        let found = self
-            .keys
-            .iter()
-            .position(|k| std::ptr::eq(*k, name))
-            .or_else(|| self.names.iter().position(|n| n == name));
-        match found {
-            Some(at) => at as u32,
-            None => {
-                self.names.push(name.to_string());
-                self.keys.push(name);
-                (self.names.len() - 1) as u32
-            }
-        }
-    }
-}
-
 /// A candidate as plugins see it, on batch node `node`, and the name of its
 /// classification rule.
 fn candidate(c: &Candidate, node: u32, reads: ViewParts) -> (plugin::Candidate, &'static str) {
@@ -547,16 +491,6 @@ fn client_status(status: ClientStatus) -> plugin::ClientStatus {
         ClientStatus::Failed => plugin::ClientStatus::Failed,
         ClientStatus::Lost => plugin::ClientStatus::Lost,
         ClientStatus::Unknown => plugin::ClientStatus::Unknown,
-    }
-}
-
-fn node_status(status: NodeStatus) -> plugin::NodeStatus {
-    match status {
-        NodeStatus::Ready => plugin::NodeStatus::Ready,
-        NodeStatus::Initializing => plugin::NodeStatus::Initializing,
-        NodeStatus::Down => plugin::NodeStatus::Down,
-        NodeStatus::Disconnected => plugin::NodeStatus::Disconnected,
-        NodeStatus::Unknown => plugin::NodeStatus::Unknown,
     }
 }
 
