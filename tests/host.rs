@@ -1,8 +1,12 @@
-//! The host runs the component safely: bad files are refused at load, a trap is an error, and the next reconcile works.
+//! The host runs the component safely: bad files are refused at load, a trap is an error, and the next reconcile works; a warm instance plans, with plugins or without, as a fresh one.
 
+use slotwise_cli::conformance::plugin_configs;
 use slotwise_host::component::precompile;
-use slotwise_host::{ComponentReconciler, HostError};
-use slotwise_scenario::{parse, Syntax};
+use slotwise_host::plugin_wit::types::Batch;
+use slotwise_host::plugins::PluginSet;
+use slotwise_host::wit::{Consulted, Question, Reply};
+use slotwise_host::{ComponentReconciler, HostError, Relay};
+use slotwise_scenario::{parse, parse_plugins, Syntax};
 use std::path::{Path, PathBuf};
 
 fn component_path() -> PathBuf {
@@ -29,6 +33,70 @@ fn placed(reconciler: &ComponentReconciler, input: &slotwise_reconciler::Reconci
         .expect("the host works")
         .expect("a plan");
     plan.groups[0].placements.len()
+}
+
+/// The `probe` plugin, which changes nothing, on every hook, counting the
+/// questions it is asked, and those asked before `reconciler` ran any
+/// reconcile again.
+struct Probe<'a> {
+    set: PluginSet,
+    reconciler: &'a ComponentReconciler,
+    asked: usize,
+    asked_before_a_retry: usize,
+}
+
+impl<'a> Probe<'a> {
+    fn new(reconciler: &'a ComponentReconciler) -> Self {
+        let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+        let shipped = std::env::var_os("SLOTWISE_PLUGIN_DIR")
+            .map(PathBuf::from)
+            .unwrap_or_else(|| root.join("target/slotwise/plugins"));
+        let file =
+            parse_plugins("plugins: [{plugin: probe}]", Syntax::Yaml).expect("a plugins file");
+        let set = PluginSet::load(&plugin_configs(&file.plugins), &root, &shipped)
+            .unwrap_or_else(|e| panic!("{e} (build it with `cargo xtask build`)"));
+        Self {
+            set,
+            reconciler,
+            asked: 0,
+            asked_before_a_retry: 0,
+        }
+    }
+}
+
+impl Relay for Probe<'_> {
+    fn consulted(&self) -> Vec<Consulted> {
+        self.set.consulted()
+    }
+
+    fn begin(&mut self) {
+        self.set.begin();
+    }
+
+    fn answer(&mut self, question: &Question, batch: &Batch) -> Reply {
+        self.asked += 1;
+        if self.reconciler.warm_retries() == 0 {
+            self.asked_before_a_retry += 1;
+        }
+        self.set.answer(question, batch)
+    }
+
+    fn end(&mut self) {
+        self.set.end();
+    }
+}
+
+/// `input`'s plan from a session consulting `probe`, how many questions
+/// the session asked, and how many of them before a retry.
+fn consulting_probe(
+    reconciler: &ComponentReconciler,
+    input: &slotwise_reconciler::ReconcileInput,
+) -> Result<(slotwise_reconciler::Plan, usize, usize), HostError> {
+    let mut probe = Probe::new(reconciler);
+    let plan = reconciler
+        .reconcile_core_with(input, &mut probe)?
+        .expect("a plan");
+    Ok((plan, probe.asked, probe.asked_before_a_retry))
 }
 
 fn scratch(name: &str, bytes: &[u8]) -> PathBuf {
@@ -119,6 +187,79 @@ fn a_reconcile_short_of_memory_only_in_a_warm_instance_runs_again_fresh_and_plan
         planned == expected,
         "the plan differs from a fresh instance's"
     );
+}
+
+#[test]
+fn a_session_leaves_its_instance_warm_and_plans_there_as_in_a_fresh_one() {
+    let mut fresh = reconciler();
+    fresh.set_warm_instances(0);
+    let lost = input(
+        "nodes: [{id: n1, status: down}]\nallocations: {web: [{index: 0-8}, {index: 9, node: n1}]}",
+    );
+    let rollout = input(
+        "job: {version: 2}\nallocations: {web: [{index: 0-19, version: 1, outdated: destructive}]}",
+    );
+    let warm = reconciler();
+    for scenario in [&lost, &rollout, &lost, &rollout] {
+        let expected = consulting_probe(&fresh, scenario).expect("runs fresh");
+        assert_eq!(fresh.warm_instances(), 0);
+        // In turn with plain reconciles, which share the warm instances.
+        let planned = consulting_probe(&warm, scenario).expect("runs warm");
+        assert_eq!(warm.warm_instances(), 1);
+        assert!(planned == expected, "a warm session planned otherwise");
+        assert_eq!(
+            warm.reconcile_core(scenario).expect("runs"),
+            fresh.reconcile_core(scenario).expect("runs")
+        );
+    }
+    assert_eq!(warm.warm_retries(), 0);
+}
+
+#[test]
+fn a_session_short_of_memory_only_in_a_warm_instance_runs_again_fresh_and_asks_no_plugin_twice() {
+    // No allocation: the input is small, and the session runs short of
+    // memory only once it has asked about its 20,000 slots.
+    let group = input("job: {groups: [{count: 20000}]}");
+    let mut fresh = reconciler();
+    fresh.set_warm_instances(0);
+    let (mut short, mut enough) = (0usize, 4096usize);
+    while enough - short > 1 {
+        let pages = (short + enough) / 2;
+        fresh.set_memory_limit(pages << 16);
+        match consulting_probe(&fresh, &group) {
+            Ok(_) => enough = pages,
+            Err(_) => short = pages,
+        }
+    }
+    let least = enough << 16;
+    fresh.set_memory_limit(least);
+    let (expected, asked, _) = consulting_probe(&fresh, &group).expect("fits fresh");
+    // As in the plain reconcile's case above: blocks of a size the group
+    // hardly asks for, left in the warm instance's free lists.
+    let mut crumbs = input("job: {groups: [{count: 2000}]}\nallocations: {web: [{index: 0-1999}]}");
+    for allocation in &mut crumbs.allocations[0].allocations {
+        allocation.observed.meta = Some((0..50).map(|i| (i.to_string(), "v".into())).collect());
+    }
+    let mut warm = reconciler();
+    warm.set_memory_limit(least);
+    assert!(warm.reconcile_core(&crumbs).expect("fits").is_ok());
+    let (planned, asked_warm, before_the_retry) =
+        consulting_probe(&warm, &group).expect("runs again fresh");
+    assert_eq!(
+        warm.warm_retries(),
+        1,
+        "the warm instance had room after all"
+    );
+    assert!(
+        before_the_retry > 0 && before_the_retry < asked,
+        "the warm instance failed after {before_the_retry} of {asked} questions: the \
+         second run had no reply to give again"
+    );
+    assert!(
+        planned == expected,
+        "the plan differs from a fresh instance's"
+    );
+    assert_eq!(asked_warm, asked, "a plugin was asked twice");
 }
 
 #[test]

@@ -25,7 +25,12 @@ pub(crate) fn run<'a, G: HookedGroup<'a>>(g: &mut G) -> Outcome {
     if !g.hooks().wants.post_slot {
         return Outcome::skipped("no plugin reviews proposed changes");
     }
-    let items = post_slot_items(g);
+    // Resumed with rulings, the slots are those the run paused with.
+    let shown = g.parts().hooks.post_slot_items.take();
+    let items = match shown {
+        Some(items) if matches!(g.hooks().rulings, Some(Rulings::PostSlot(_))) => items,
+        _ => post_slot_items(g),
+    };
     if items.is_empty() {
         return Outcome::skipped("no changes to review");
     }
@@ -34,6 +39,7 @@ pub(crate) fn run<'a, G: HookedGroup<'a>>(g: &mut G) -> Outcome {
         Some(Rulings::PostSlot(rulings)) => rulings,
         other => {
             hooks.rulings = other;
+            hooks.post_slot_items = Some(items);
             return Outcome::pause();
         }
     };

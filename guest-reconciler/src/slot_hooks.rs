@@ -35,6 +35,10 @@ pub(crate) struct SlotHooks {
     pub(crate) binding: BTreeSet<String>,
     /// What policies did, in the order they were asked.
     pub(crate) actions: Vec<PolicyAction>,
+    /// The slots shown at the post-slot hook point while the run is paused
+    /// there: the batch shows them and the rulings answer them in order,
+    /// with no second pass over the plan's changes.
+    pub(crate) post_slot_items: Option<Vec<u32>>,
 }
 
 impl SlotHooks {
@@ -47,6 +51,7 @@ impl SlotHooks {
             stops_counted_apart: BTreeMap::new(),
             binding: BTreeSet::new(),
             actions: Vec::new(),
+            post_slot_items: None,
         }
     }
 }

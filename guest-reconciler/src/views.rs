@@ -78,10 +78,10 @@ pub(crate) fn batch(run: &JobRun, reads: ViewParts) -> Option<(Shown, Batch)> {
         point @ (Point::PreSlot | Point::PostSlot) => {
             let g = run.current.as_deref()?;
             let post = point == Point::PostSlot;
-            let items = if post {
-                post_slot_items(g)
-            } else {
-                g.pre_slot_items()
+            let items = match (post, &g.hooks().post_slot_items) {
+                (true, Some(shown)) => shown.clone(),
+                (true, None) => post_slot_items(g),
+                (false, _) => g.pre_slot_items(),
             };
             let mut builder = Builder::new(run, reads);
             builder.group(g, &items, post);

@@ -86,8 +86,9 @@ const ENCODED_FUNCTION: &str = "reconcile-encoded";
 pub struct ComponentReconciler {
     engine: Engine,
     pre: InstancePre<Budget>,
-    /// The same, with the bindings of every export, for sessions.
-    bindings: wit::ReconcilerPre<Budget>,
+    /// Where each export of the reconciler world is, for sessions, which
+    /// call more of them than `reconcile`.
+    sessions: wit::ReconcilerIndices,
     reconcile: ComponentExportIndex,
     reconcile_encoded: ComponentExportIndex,
     memory_limit: usize,
@@ -166,7 +167,7 @@ impl ComponentReconciler {
             .map_err(|e| e.to_string())?;
         // Checks, once, that the component exports the reconciler world with
         // exactly the signature the host calls.
-        let bindings = wit::ReconcilerPre::new(pre.clone()).map_err(|e| format!("{e:#}"))?;
+        let sessions = wit::ReconcilerIndices::new(&pre).map_err(|e| format!("{e:#}"))?;
         let missing = |f: &str| format!("the component does not export `{INTERFACE}#{f}`");
         let (_, interface) = component
             .get_export(None, INTERFACE)
@@ -180,7 +181,7 @@ impl ComponentReconciler {
         Ok(Self {
             engine,
             pre,
-            bindings,
+            sessions,
             reconcile: export(FUNCTION)?,
             reconcile_encoded: export(ENCODED_FUNCTION)?,
             memory_limit: DEFAULT_MEMORY_LIMIT,
@@ -199,8 +200,8 @@ impl ComponentReconciler {
     /// (default [`DEFAULT_WARM_INSTANCES`]); with 0, every reconcile runs in
     /// a fresh instance. An instance is kept only after a reconcile that
     /// succeeded in it, and only while its memory is no larger than what
-    /// the pool keeps resident for a fresh one (64 MiB). Sessions always
-    /// run in a fresh instance.
+    /// the pool keeps resident for a fresh one (64 MiB). Sessions use the
+    /// same instances.
     pub fn set_warm_instances(&mut self, count: usize) {
         self.warm.set_keep(count);
     }
@@ -244,6 +245,7 @@ impl ComponentReconciler {
         let reconcile_encoded = export(&mut store, self.reconcile_encoded, ENCODED_FUNCTION)?;
         Ok(Warm {
             store,
+            instance,
             reconcile,
             reconcile_encoded,
         })

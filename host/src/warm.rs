@@ -13,7 +13,7 @@
 
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Mutex, PoisonError};
-use wasmtime::component::Func;
+use wasmtime::component::{Func, Instance};
 use wasmtime::{ResourceLimiter, Store, StoreLimits};
 
 /// A store's limits, and how far its instance's memory has grown.
@@ -73,6 +73,7 @@ impl ResourceLimiter for Budget {
 /// reconcile calls.
 pub(crate) struct Warm {
     pub(crate) store: Store<Budget>,
+    pub(crate) instance: Instance,
     pub(crate) reconcile: Func,
     pub(crate) reconcile_encoded: Func,
 }

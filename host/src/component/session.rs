@@ -1,17 +1,36 @@
-//! Driving the component's sessions: reconciles that consult plugins, each question relayed to the plugin it names, the input and the plan crossing encoded or typed.
+//! Driving the component's sessions: reconciles that consult plugins, each question relayed to the plugin it names, the input and the plan crossing encoded or typed, in a warm instance when one waits.
+//!
+//! A session in a warm instance keeps the replies it was given. If the
+//! instance fails (a trap, or a memory limit reached only because of blocks
+//! earlier reconciles left in its free lists), the session runs again in a
+//! fresh one and is given those replies again, not the plugins' new ones: the
+//! reconciler asks the same questions in the same order, so each plugin
+//! answers each question once, and the plan is the one a fresh instance
+//! would have made from the first.
 
 use super::{call_error, ComponentReconciler, HostError};
+use crate::plugin_wit::types::Hook;
 use crate::relay::Relay;
 use crate::transcode::transcode;
+use crate::warm::Warm;
 use crate::wit;
+use crate::wit::exports::slotwise::reconciler::session::GuestSession;
 use slotwise_reconciler as core;
 use std::ops::ControlFlow;
+use wasmtime::component::ResourceAny;
+use wasmtime::Store;
+
+/// An encoded input at least this long runs its session in a fresh instance
+/// and is dropped as soon as the session has it: keeping it for a second
+/// run would hold it while every plugin answers. About 40,000 allocations;
+/// their reconcile needs more memory than a warm instance may keep.
+const LONGEST_WARM_INPUT: usize = 4 << 20;
 
 impl ComponentReconciler {
-    /// Runs one reconcile in a fresh instance, driving its session: each
-    /// question goes to `relay`, which calls the plugin it names. The plan
-    /// is the session's, whole, or absent: a failure of a plugin that fails
-    /// closed ends the reconcile without one.
+    /// Runs one reconcile, driving its session: each question goes to
+    /// `relay`, which calls the plugin it names. The plan is the session's,
+    /// whole, or absent: a failure of a plugin that fails closed ends the
+    /// reconcile without one.
     ///
     /// # Errors
     /// When the component traps or fails, or the session ends on a plugin's
@@ -22,46 +41,16 @@ impl ComponentReconciler {
         relay: &mut dyn Relay,
     ) -> Result<Result<wit::Plan, wit::InputError>, HostError> {
         relay.begin();
-        let outcome = self.session(input, relay);
+        let outcome = self.session(Typed(input), relay);
         relay.end();
         outcome
     }
 
-    fn session(
-        &self,
-        input: &wit::ReconcileInput,
-        relay: &mut dyn Relay,
-    ) -> Result<Result<wit::Plan, wit::InputError>, HostError> {
-        let mut store = self.store();
-        let bindings = self.bindings.instantiate(&mut store).map_err(call_error)?;
-        let session = bindings.slotwise_reconciler_session().session();
-        let handle = match session
-            .call_open(&mut store, input, &relay.consulted())
-            .map_err(call_error)?
-        {
-            Ok(handle) => handle,
-            Err(e) => return Ok(Err(e)),
-        };
-        let plan = relay_questions(relay, |reply| {
-            Ok(
-                match session
-                    .call_next(&mut store, handle, reply)
-                    .map_err(call_error)?
-                    .map_err(|e| HostError::Session(Box::new(e)))?
-                {
-                    wit::Progress::Done(plan) => ControlFlow::Break(plan),
-                    wit::Progress::Ask(question) => ControlFlow::Continue(question),
-                },
-            )
-        })?;
-        Ok(Ok(plan))
-    }
-
-    /// Runs one reconcile in a fresh instance, driving its session through
-    /// `relay` as [`ComponentReconciler::reconcile_with`] does, on an
-    /// encoded input (see [`core::wire`]), returning the encoded outcome:
-    /// the input and the plan each cross the boundary as one copy. The
-    /// input is dropped once the session has it, before any plugin is asked.
+    /// Runs one reconcile driving its session through `relay`, as
+    /// [`ComponentReconciler::reconcile_with`] does, on an encoded input
+    /// (see [`core::wire`]), returning the encoded outcome: the input and
+    /// the plan each cross the boundary as one copy. A large input is
+    /// dropped once the session has it, before any plugin is asked.
     ///
     /// # Errors
     /// As [`ComponentReconciler::reconcile_with`]; an unreadable input is an
@@ -72,38 +61,17 @@ impl ComponentReconciler {
         relay: &mut dyn Relay,
     ) -> Result<Vec<u8>, HostError> {
         relay.begin();
-        let outcome = self.session_encoded(input, relay);
+        let outcome = self
+            .session(Encoded { input, last: false }, relay)
+            .and_then(|o| match o {
+                Ok(outcome) => Ok(outcome),
+                Err(e) => {
+                    let refused: core::InputError = transcode(&e)?;
+                    Ok(core::wire::encode_outcome(&Err(refused)))
+                }
+            });
         relay.end();
         outcome
-    }
-
-    fn session_encoded(&self, input: Vec<u8>, relay: &mut dyn Relay) -> Result<Vec<u8>, HostError> {
-        let mut store = self.store();
-        let bindings = self.bindings.instantiate(&mut store).map_err(call_error)?;
-        let session = bindings.slotwise_reconciler_session().session();
-        let opened = session
-            .call_open_encoded(&mut store, &input, &relay.consulted())
-            .map_err(call_error)?;
-        drop(input);
-        let handle = match opened {
-            Ok(handle) => handle,
-            Err(e) => {
-                let refused: core::InputError = transcode(&e)?;
-                return Ok(core::wire::encode_outcome(&Err(refused)));
-            }
-        };
-        relay_questions(relay, |reply| {
-            Ok(
-                match session
-                    .call_next_encoded(&mut store, handle, reply)
-                    .map_err(call_error)?
-                    .map_err(|e| HostError::Session(Box::new(e)))?
-                {
-                    wit::ProgressEncoded::Done(outcome) => ControlFlow::Break(outcome),
-                    wit::ProgressEncoded::Ask(question) => ControlFlow::Continue(question),
-                },
-            )
-        })
     }
 
     /// Runs one reconcile driving its session through `relay`, on the
@@ -139,30 +107,311 @@ impl ComponentReconciler {
             Err(error) => Err(transcode(&error)?),
         })
     }
+
+    /// Runs the session in a warm instance if one waits and the input may
+    /// be kept for a second run, else in a fresh one; a warm instance that
+    /// fails is dropped and the session runs again in a fresh one, given
+    /// the replies the first run got.
+    fn session<O: Opening>(
+        &self,
+        mut opening: O,
+        relay: &mut dyn Relay,
+    ) -> Result<Result<O::Done, wit::InputError>, HostError> {
+        let mut replies = Replies::Live;
+        if opening.may_open_twice() {
+            if let Some(warm) = self.warm.take() {
+                replies = Replies::Kept(Vec::new());
+                match self.run_in(warm, &mut opening, relay, &mut replies) {
+                    Err(Stop::Failed(_)) => self.warm.note_retry(),
+                    other => return other.map_err(Stop::into_error),
+                }
+                replies = replies.replayed();
+            }
+        }
+        opening.last_open();
+        let fresh = self.fresh()?;
+        self.run_in(fresh, &mut opening, relay, &mut replies)
+            .map_err(Stop::into_error)
+    }
+
+    /// Runs the session in `instance`, and keeps the instance warm if the
+    /// session was done and freed its state there.
+    fn run_in<O: Opening>(
+        &self,
+        mut instance: Warm,
+        opening: &mut O,
+        relay: &mut dyn Relay,
+        replies: &mut Replies,
+    ) -> Result<Result<O::Done, wit::InputError>, Stop> {
+        let (outcome, freed) = self.drive(&mut instance, opening, relay, replies)?;
+        if freed {
+            self.warm.give_back(instance);
+        }
+        Ok(outcome)
+    }
+
+    /// Opens the session in `instance` and answers its questions until it
+    /// is done: with the replies `replies` holds first, if any, then with
+    /// `relay`'s. Also says whether the session's state in the instance
+    /// was freed, so that the instance may be kept.
+    fn drive<O: Opening>(
+        &self,
+        instance: &mut Warm,
+        opening: &mut O,
+        relay: &mut dyn Relay,
+        replies: &mut Replies,
+    ) -> Result<(Result<O::Done, wit::InputError>, bool), Stop> {
+        let exports = self
+            .sessions
+            .load(&mut instance.store, &instance.instance)
+            .map_err(Stop::Failed)?;
+        let session = exports.slotwise_reconciler_session().session();
+        let store = &mut instance.store;
+        let handle = match opening
+            .open(&session, store, &relay.consulted())
+            .map_err(Stop::Failed)?
+        {
+            Ok(handle) => handle,
+            // No session was made: nothing is left in the instance.
+            Err(refused) => return Ok((Err(refused), true)),
+        };
+        let mut batch = None;
+        let mut reply: Option<wit::Reply> = None;
+        loop {
+            let progress = opening.next(&session, store, handle, reply.as_ref());
+            // Kept even when the instance failed on it: the second run
+            // gives it again rather than asking its plugin twice.
+            replies.keep(reply.take());
+            let progress = progress
+                .map_err(Stop::Failed)?
+                .map_err(|e| Stop::Refused(HostError::Session(Box::new(e))))?;
+            let mut question = match progress {
+                ControlFlow::Continue(question) => question,
+                ControlFlow::Break(done) => {
+                    // Frees the session's state, so that the instance
+                    // holds nothing of this reconcile when it is kept.
+                    let freed = handle.resource_drop(&mut *store).is_ok();
+                    return Ok((Ok(done), freed));
+                }
+            };
+            if question.batch.is_some() {
+                batch = question.batch.take();
+            }
+            let Some(asked) = batch.as_ref() else {
+                return Err(Stop::Refused(HostError::Call(
+                    "the first question carried no batch".into(),
+                )));
+            };
+            reply = Some(replies.reply(&question, asked, relay)?);
+        }
+    }
 }
 
-/// Relays the questions `next` returns, each with the reply to the one
-/// before, until it breaks with the session's plan. A question about the
-/// batch of the one before carries none: the last is kept here.
-fn relay_questions<D>(
-    relay: &mut dyn Relay,
-    mut next: impl FnMut(Option<&wit::Reply>) -> Result<ControlFlow<D, wit::Question>, HostError>,
-) -> Result<D, HostError> {
-    let mut batch = None;
-    let mut reply = None;
-    loop {
-        let mut question = match next(reply.as_ref())? {
-            ControlFlow::Continue(question) => question,
-            ControlFlow::Break(done) => return Ok(done),
-        };
-        if question.batch.is_some() {
-            batch = question.batch.take();
+/// Why a session stopped short of an outcome.
+enum Stop {
+    /// The instance failed: a trap, or a memory limit. Another instance
+    /// may do better.
+    Failed(wasmtime::Error),
+    /// The session was refused, or ended on a plugin's failure: any
+    /// instance would do the same.
+    Refused(HostError),
+}
+
+impl Stop {
+    fn into_error(self) -> HostError {
+        match self {
+            Stop::Failed(e) => call_error(e),
+            Stop::Refused(e) => e,
         }
-        let Some(asked) = batch.as_ref() else {
-            return Err(HostError::Call(
-                "the first question carried no batch".into(),
-            ));
-        };
-        reply = Some(relay.answer(&question, asked));
+    }
+}
+
+/// Where a session's replies come from, beyond the relay.
+enum Replies {
+    /// Every reply comes from the relay, and none is kept.
+    Live,
+    /// Every reply comes from the relay, and each is kept with the question
+    /// it answered, for a second run.
+    Kept(Vec<Given>),
+    /// The replies of a run that failed, given again in order; then the
+    /// relay's.
+    Replayed(std::vec::IntoIter<Given>),
+}
+
+/// A reply a session was given, and which plugin and hook it answered.
+struct Given {
+    plugin: u32,
+    hook: Hook,
+    /// Absent until the reply has crossed into the instance.
+    reply: Option<wit::Reply>,
+}
+
+impl Replies {
+    /// The kept replies, to be given again; the relay's after them.
+    fn replayed(self) -> Self {
+        match self {
+            Replies::Kept(given) => Replies::Replayed(given.into_iter()),
+            other => other,
+        }
+    }
+
+    /// Keeps `reply`, which has crossed into the instance, with the
+    /// question it answered, when replies are kept.
+    fn keep(&mut self, reply: Option<wit::Reply>) {
+        if let (Replies::Kept(given), Some(reply)) = (self, reply) {
+            if let Some(last) = given.last_mut() {
+                last.reply = Some(reply);
+            }
+        }
+    }
+
+    /// The reply to `question`, about `batch`: a kept one while any is
+    /// left to give again, else the relay's.
+    fn reply(
+        &mut self,
+        question: &wit::Question,
+        batch: &crate::plugin_wit::types::Batch,
+        relay: &mut dyn Relay,
+    ) -> Result<wit::Reply, Stop> {
+        match self {
+            Replies::Live => Ok(relay.answer(question, batch)),
+            Replies::Kept(given) => {
+                given.push(Given {
+                    plugin: question.plugin,
+                    hook: question.hook,
+                    reply: None,
+                });
+                Ok(relay.answer(question, batch))
+            }
+            Replies::Replayed(given) => match given.next() {
+                None => {
+                    *self = Replies::Live;
+                    Ok(relay.answer(question, batch))
+                }
+                Some(Given {
+                    plugin,
+                    hook,
+                    reply: Some(reply),
+                }) if plugin == question.plugin && hook == question.hook => Ok(reply),
+                Some(g) => Err(Stop::Refused(HostError::Call(format!(
+                    "run again in a fresh instance, the session asked plugin {} at {:?} \
+                     where the first run had asked plugin {} at {:?}",
+                    question.plugin, question.hook, g.plugin, g.hook
+                )))),
+            },
+        }
+    }
+}
+
+/// How a session is opened, and how its steps come back: typed, or with
+/// the input and the plan encoded.
+trait Opening {
+    /// What a session that is done gives.
+    type Done;
+
+    /// Whether the input may be kept for a second run in a fresh instance.
+    fn may_open_twice(&self) -> bool;
+
+    /// The next opening is the last: what it needs only to open may go.
+    fn last_open(&mut self);
+
+    fn open(
+        &mut self,
+        session: &GuestSession,
+        store: &mut Store<crate::warm::Budget>,
+        consulted: &[wit::Consulted],
+    ) -> wasmtime::Result<Result<ResourceAny, wit::InputError>>;
+
+    fn next(
+        &self,
+        session: &GuestSession,
+        store: &mut Store<crate::warm::Budget>,
+        handle: ResourceAny,
+        reply: Option<&wit::Reply>,
+    ) -> wasmtime::Result<Result<ControlFlow<Self::Done, wit::Question>, wit::SessionError>>;
+}
+
+/// A session on the library's input, moved across field by field.
+struct Typed<'a>(&'a wit::ReconcileInput);
+
+impl Opening for Typed<'_> {
+    type Done = wit::Plan;
+
+    fn may_open_twice(&self) -> bool {
+        // Borrowed: keeping it costs nothing.
+        true
+    }
+
+    fn last_open(&mut self) {}
+
+    fn open(
+        &mut self,
+        session: &GuestSession,
+        store: &mut Store<crate::warm::Budget>,
+        consulted: &[wit::Consulted],
+    ) -> wasmtime::Result<Result<ResourceAny, wit::InputError>> {
+        session.call_open(store, self.0, consulted)
+    }
+
+    fn next(
+        &self,
+        session: &GuestSession,
+        store: &mut Store<crate::warm::Budget>,
+        handle: ResourceAny,
+        reply: Option<&wit::Reply>,
+    ) -> wasmtime::Result<Result<ControlFlow<wit::Plan, wit::Question>, wit::SessionError>> {
+        Ok(session
+            .call_next(store, handle, reply)?
+            .map(|progress| match progress {
+                wit::Progress::Done(plan) => ControlFlow::Break(plan),
+                wit::Progress::Ask(question) => ControlFlow::Continue(question),
+            }))
+    }
+}
+
+/// A session on an encoded input, its plan encoded.
+struct Encoded {
+    input: Vec<u8>,
+    /// The next opening is the last: the input goes once it is open.
+    last: bool,
+}
+
+impl Opening for Encoded {
+    type Done = Vec<u8>;
+
+    fn may_open_twice(&self) -> bool {
+        self.input.len() < LONGEST_WARM_INPUT
+    }
+
+    fn last_open(&mut self) {
+        self.last = true;
+    }
+
+    fn open(
+        &mut self,
+        session: &GuestSession,
+        store: &mut Store<crate::warm::Budget>,
+        consulted: &[wit::Consulted],
+    ) -> wasmtime::Result<Result<ResourceAny, wit::InputError>> {
+        let opened = session.call_open_encoded(store, &self.input, consulted);
+        if self.last {
+            self.input = Vec::new();
+        }
+        opened
+    }
+
+    fn next(
+        &self,
+        session: &GuestSession,
+        store: &mut Store<crate::warm::Budget>,
+        handle: ResourceAny,
+        reply: Option<&wit::Reply>,
+    ) -> wasmtime::Result<Result<ControlFlow<Vec<u8>, wit::Question>, wit::SessionError>> {
+        Ok(session
+            .call_next_encoded(store, handle, reply)?
+            .map(|progress| match progress {
+                wit::ProgressEncoded::Done(outcome) => ControlFlow::Break(outcome),
+                wit::ProgressEncoded::Ask(question) => ControlFlow::Continue(question),
+            }))
     }
 }
