@@ -99,6 +99,37 @@ fn consulting_probe(
     Ok((plan, probe.asked, probe.asked_before_a_retry))
 }
 
+/// The least memory `fits` needs of `fresh`, a reconciler that keeps no
+/// instance warm, to the 64 KiB page; `fresh` is left with that limit.
+fn least_memory(
+    fresh: &mut ComponentReconciler,
+    fits: impl Fn(&ComponentReconciler) -> bool,
+) -> usize {
+    let (mut short, mut enough) = (0usize, 4096usize);
+    while enough - short > 1 {
+        let pages = (short + enough) / 2;
+        fresh.set_memory_limit(pages << 16);
+        if fits(fresh) {
+            enough = pages;
+        } else {
+            short = pages;
+        }
+    }
+    fresh.set_memory_limit(enough << 16);
+    enough << 16
+}
+
+/// A group whose allocations carry fifty one- or two-byte meta entries
+/// each: freed, those blocks wait in the free list of a size larger groups
+/// hardly ask for, and a warm instance keeps them.
+fn crumbs() -> slotwise_reconciler::ReconcileInput {
+    let mut crumbs = input("job: {groups: [{count: 2000}]}\nallocations: {web: [{index: 0-1999}]}");
+    for allocation in &mut crumbs.allocations[0].allocations {
+        allocation.observed.meta = Some((0..50).map(|i| (i.to_string(), "v".into())).collect());
+    }
+    crumbs
+}
+
 fn scratch(name: &str, bytes: &[u8]) -> PathBuf {
     let path =
         std::env::temp_dir().join(format!("slotwise-host-test-{}-{name}", std::process::id()));
@@ -144,35 +175,16 @@ fn an_instance_is_kept_warm_only_while_its_memory_is_no_larger_than_the_pool_kee
 #[test]
 fn a_reconcile_short_of_memory_only_in_a_warm_instance_runs_again_fresh_and_plans_as_there() {
     let group = input("job: {groups: [{count: 20000}]}\nallocations: {web: [{index: 0-19999}]}");
-    // The least memory the group's reconcile needs in a fresh instance, to
-    // the 64 KiB page.
     let mut fresh = reconciler();
     fresh.set_warm_instances(0);
-    let (mut short, mut enough) = (0usize, 4096usize);
-    while enough - short > 1 {
-        let pages = (short + enough) / 2;
-        fresh.set_memory_limit(pages << 16);
-        match fresh.reconcile_core(&group) {
-            Ok(_) => enough = pages,
-            Err(_) => short = pages,
-        }
-    }
-    let least = enough << 16;
-    fresh.set_memory_limit(least);
+    let least = least_memory(&mut fresh, |r| r.reconcile_core(&group).is_ok());
     let expected = fresh
         .reconcile_core(&group)
         .expect("fits fresh")
         .expect("a plan");
-    // A smaller group whose allocations carry fifty one- or two-byte meta
-    // entries each: freed, those blocks wait in the free list of a size the
-    // large group hardly asks for, and the instance keeps them.
-    let mut crumbs = input("job: {groups: [{count: 2000}]}\nallocations: {web: [{index: 0-1999}]}");
-    for allocation in &mut crumbs.allocations[0].allocations {
-        allocation.observed.meta = Some((0..50).map(|i| (i.to_string(), "v".into())).collect());
-    }
     let mut warm = reconciler();
     warm.set_memory_limit(least);
-    assert!(warm.reconcile_core(&crumbs).expect("fits").is_ok());
+    assert!(warm.reconcile_core(&crumbs()).expect("fits").is_ok());
     assert_eq!((warm.warm_instances(), warm.warm_retries()), (1, 0));
     let planned = warm
         .reconcile_core(&group)
@@ -222,27 +234,11 @@ fn a_session_short_of_memory_only_in_a_warm_instance_runs_again_fresh_and_asks_n
     let group = input("job: {groups: [{count: 20000}]}");
     let mut fresh = reconciler();
     fresh.set_warm_instances(0);
-    let (mut short, mut enough) = (0usize, 4096usize);
-    while enough - short > 1 {
-        let pages = (short + enough) / 2;
-        fresh.set_memory_limit(pages << 16);
-        match consulting_probe(&fresh, &group) {
-            Ok(_) => enough = pages,
-            Err(_) => short = pages,
-        }
-    }
-    let least = enough << 16;
-    fresh.set_memory_limit(least);
+    let least = least_memory(&mut fresh, |r| consulting_probe(r, &group).is_ok());
     let (expected, asked, _) = consulting_probe(&fresh, &group).expect("fits fresh");
-    // As in the plain reconcile's case above: blocks of a size the group
-    // hardly asks for, left in the warm instance's free lists.
-    let mut crumbs = input("job: {groups: [{count: 2000}]}\nallocations: {web: [{index: 0-1999}]}");
-    for allocation in &mut crumbs.allocations[0].allocations {
-        allocation.observed.meta = Some((0..50).map(|i| (i.to_string(), "v".into())).collect());
-    }
     let mut warm = reconciler();
     warm.set_memory_limit(least);
-    assert!(warm.reconcile_core(&crumbs).expect("fits").is_ok());
+    assert!(warm.reconcile_core(&crumbs()).expect("fits").is_ok());
     let (planned, asked_warm, before_the_retry) =
         consulting_probe(&warm, &group).expect("runs again fresh");
     assert_eq!(

@@ -12,7 +12,7 @@ use super::{call_error, ComponentReconciler, HostError};
 use crate::plugin_wit::types::Hook;
 use crate::relay::Relay;
 use crate::transcode::transcode;
-use crate::warm::Warm;
+use crate::warm::{Budget, Warm};
 use crate::wit;
 use crate::wit::exports::slotwise::reconciler::session::GuestSession;
 use slotwise_reconciler as core;
@@ -303,6 +303,12 @@ impl Replies {
     }
 }
 
+/// A session opened in an instance, or the input refused.
+type Opened = wasmtime::Result<Result<ResourceAny, wit::InputError>>;
+
+/// A session's next question, or what it gives when done.
+type Stepped<D> = wasmtime::Result<Result<ControlFlow<D, wit::Question>, wit::SessionError>>;
+
 /// How a session is opened, and how its steps come back: typed, or with
 /// the input and the plan encoded.
 trait Opening {
@@ -318,17 +324,17 @@ trait Opening {
     fn open(
         &mut self,
         session: &GuestSession,
-        store: &mut Store<crate::warm::Budget>,
+        store: &mut Store<Budget>,
         consulted: &[wit::Consulted],
-    ) -> wasmtime::Result<Result<ResourceAny, wit::InputError>>;
+    ) -> Opened;
 
     fn next(
         &self,
         session: &GuestSession,
-        store: &mut Store<crate::warm::Budget>,
+        store: &mut Store<Budget>,
         handle: ResourceAny,
         reply: Option<&wit::Reply>,
-    ) -> wasmtime::Result<Result<ControlFlow<Self::Done, wit::Question>, wit::SessionError>>;
+    ) -> Stepped<Self::Done>;
 }
 
 /// A session on the library's input, moved across field by field.
@@ -347,19 +353,19 @@ impl Opening for Typed<'_> {
     fn open(
         &mut self,
         session: &GuestSession,
-        store: &mut Store<crate::warm::Budget>,
+        store: &mut Store<Budget>,
         consulted: &[wit::Consulted],
-    ) -> wasmtime::Result<Result<ResourceAny, wit::InputError>> {
+    ) -> Opened {
         session.call_open(store, self.0, consulted)
     }
 
     fn next(
         &self,
         session: &GuestSession,
-        store: &mut Store<crate::warm::Budget>,
+        store: &mut Store<Budget>,
         handle: ResourceAny,
         reply: Option<&wit::Reply>,
-    ) -> wasmtime::Result<Result<ControlFlow<wit::Plan, wit::Question>, wit::SessionError>> {
+    ) -> Stepped<wit::Plan> {
         Ok(session
             .call_next(store, handle, reply)?
             .map(|progress| match progress {
@@ -390,9 +396,9 @@ impl Opening for Encoded {
     fn open(
         &mut self,
         session: &GuestSession,
-        store: &mut Store<crate::warm::Budget>,
+        store: &mut Store<Budget>,
         consulted: &[wit::Consulted],
-    ) -> wasmtime::Result<Result<ResourceAny, wit::InputError>> {
+    ) -> Opened {
         let opened = session.call_open_encoded(store, &self.input, consulted);
         if self.last {
             self.input = Vec::new();
@@ -403,10 +409,10 @@ impl Opening for Encoded {
     fn next(
         &self,
         session: &GuestSession,
-        store: &mut Store<crate::warm::Budget>,
+        store: &mut Store<Budget>,
         handle: ResourceAny,
         reply: Option<&wit::Reply>,
-    ) -> wasmtime::Result<Result<ControlFlow<Vec<u8>, wit::Question>, wit::SessionError>> {
+    ) -> Stepped<Vec<u8>> {
         Ok(session
             .call_next_encoded(store, handle, reply)?
             .map(|progress| match progress {
