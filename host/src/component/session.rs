@@ -41,7 +41,20 @@ impl ComponentReconciler {
         relay: &mut dyn Relay,
     ) -> Result<Result<wit::Plan, wit::InputError>, HostError> {
         relay.begin();
-        let outcome = self.session(Typed(input), relay);
+        let calls = Calls {
+            open: &mut |session, store, consulted, _| session.call_open(store, input, consulted),
+            next: &|session, store, handle, reply| {
+                Ok(session
+                    .call_next(store, handle, reply)?
+                    .map(|progress| match progress {
+                        wit::Progress::Done(plan) => ControlFlow::Break(plan),
+                        wit::Progress::Ask(question) => ControlFlow::Continue(question),
+                    }))
+            },
+            // Borrowed: keeping it costs nothing.
+            may_open_twice: true,
+        };
+        let outcome = self.session(calls, relay);
         relay.end();
         outcome
     }
@@ -61,15 +74,33 @@ impl ComponentReconciler {
         relay: &mut dyn Relay,
     ) -> Result<Vec<u8>, HostError> {
         relay.begin();
-        let outcome = self
-            .session(Encoded { input, last: false }, relay)
-            .and_then(|o| match o {
-                Ok(outcome) => Ok(outcome),
-                Err(e) => {
-                    let refused: core::InputError = transcode(&e)?;
-                    Ok(core::wire::encode_outcome(&Err(refused)))
+        let may_open_twice = input.len() < LONGEST_WARM_INPUT;
+        let mut input = input;
+        let calls = Calls {
+            open: &mut |session, store, consulted, last| {
+                let opened = session.call_open_encoded(store, &input, consulted);
+                if last {
+                    input = Vec::new();
                 }
-            });
+                opened
+            },
+            next: &|session, store, handle, reply| {
+                Ok(session.call_next_encoded(store, handle, reply)?.map(
+                    |progress| match progress {
+                        wit::ProgressEncoded::Done(outcome) => ControlFlow::Break(outcome),
+                        wit::ProgressEncoded::Ask(question) => ControlFlow::Continue(question),
+                    },
+                ))
+            },
+            may_open_twice,
+        };
+        let outcome = self.session(calls, relay).and_then(|o| match o {
+            Ok(outcome) => Ok(outcome),
+            Err(e) => {
+                let refused: core::InputError = transcode(&e)?;
+                Ok(core::wire::encode_outcome(&Err(refused)))
+            }
+        });
         relay.end();
         outcome
     }
@@ -112,38 +143,38 @@ impl ComponentReconciler {
     /// be kept for a second run, else in a fresh one; a warm instance that
     /// fails is dropped and the session runs again in a fresh one, given
     /// the replies the first run got.
-    fn session<O: Opening>(
+    fn session<D>(
         &self,
-        mut opening: O,
+        mut calls: Calls<'_, D>,
         relay: &mut dyn Relay,
-    ) -> Result<Result<O::Done, wit::InputError>, HostError> {
+    ) -> Result<Result<D, wit::InputError>, HostError> {
         let mut replies = Replies::Live;
-        if opening.may_open_twice() {
+        if calls.may_open_twice {
             if let Some(warm) = self.warm.take() {
                 replies = Replies::Kept(Vec::new());
-                match self.run_in(warm, &mut opening, relay, &mut replies) {
+                match self.run_in(warm, &mut calls, false, relay, &mut replies) {
                     Err(Stop::Failed(_)) => self.warm.note_retry(),
                     other => return other.map_err(Stop::into_error),
                 }
                 replies = replies.replayed();
             }
         }
-        opening.last_open();
         let fresh = self.fresh()?;
-        self.run_in(fresh, &mut opening, relay, &mut replies)
+        self.run_in(fresh, &mut calls, true, relay, &mut replies)
             .map_err(Stop::into_error)
     }
 
-    /// Runs the session in `instance`, and keeps the instance warm if the
-    /// session was done and freed its state there.
-    fn run_in<O: Opening>(
+    /// Runs the session in `instance`, the `last` run if so, and keeps the
+    /// instance warm if the session was done and freed its state there.
+    fn run_in<D>(
         &self,
         mut instance: Warm,
-        opening: &mut O,
+        calls: &mut Calls<'_, D>,
+        last: bool,
         relay: &mut dyn Relay,
         replies: &mut Replies,
-    ) -> Result<Result<O::Done, wit::InputError>, Stop> {
-        let (outcome, freed) = self.drive(&mut instance, opening, relay, replies)?;
+    ) -> Result<Result<D, wit::InputError>, Stop> {
+        let (outcome, freed) = self.drive(&mut instance, calls, last, relay, replies)?;
         if freed {
             self.warm.give_back(instance);
         }
@@ -154,31 +185,30 @@ impl ComponentReconciler {
     /// is done: with the replies `replies` holds first, if any, then with
     /// `relay`'s. Also says whether the session's state in the instance
     /// was freed, so that the instance may be kept.
-    fn drive<O: Opening>(
+    fn drive<D>(
         &self,
         instance: &mut Warm,
-        opening: &mut O,
+        calls: &mut Calls<'_, D>,
+        last: bool,
         relay: &mut dyn Relay,
         replies: &mut Replies,
-    ) -> Result<(Result<O::Done, wit::InputError>, bool), Stop> {
+    ) -> Result<(Result<D, wit::InputError>, bool), Stop> {
         let exports = self
             .sessions
             .load(&mut instance.store, &instance.instance)
             .map_err(Stop::Failed)?;
         let session = exports.slotwise_reconciler_session().session();
         let store = &mut instance.store;
-        let handle = match opening
-            .open(&session, store, &relay.consulted())
-            .map_err(Stop::Failed)?
-        {
-            Ok(handle) => handle,
-            // No session was made: nothing is left in the instance.
-            Err(refused) => return Ok((Err(refused), true)),
-        };
+        let handle =
+            match (calls.open)(&session, store, &relay.consulted(), last).map_err(Stop::Failed)? {
+                Ok(handle) => handle,
+                // No session was made: nothing is left in the instance.
+                Err(refused) => return Ok((Err(refused), true)),
+            };
         let mut batch = None;
         let mut reply: Option<wit::Reply> = None;
         loop {
-            let progress = opening.next(&session, store, handle, reply.as_ref());
+            let progress = (calls.next)(&session, store, handle, reply.as_ref());
             // Kept even when the instance failed on it: the second run
             // gives it again rather than asking its plugin twice.
             replies.keep(reply.take());
@@ -303,121 +333,28 @@ impl Replies {
     }
 }
 
-/// A session opened in an instance, or the input refused.
+/// Opens a session in an instance, or has the input refused; told whether
+/// this run is the last, so that what only opening needs may go once it is
+/// open.
+type Open<'a> =
+    dyn FnMut(&GuestSession, &mut Store<Budget>, &[wit::Consulted], bool) -> Opened + 'a;
+
+/// A session opened, or the input refused.
 type Opened = wasmtime::Result<Result<ResourceAny, wit::InputError>>;
+
+/// Takes a reply and gives a session's next question, or what it gives
+/// when done.
+type Next<'a, D> =
+    dyn Fn(&GuestSession, &mut Store<Budget>, ResourceAny, Option<&wit::Reply>) -> Stepped<D> + 'a;
 
 /// A session's next question, or what it gives when done.
 type Stepped<D> = wasmtime::Result<Result<ControlFlow<D, wit::Question>, wit::SessionError>>;
 
-/// How a session is opened, and how its steps come back: typed, or with
-/// the input and the plan encoded.
-trait Opening {
-    /// What a session that is done gives.
-    type Done;
-
+/// How a session is opened and stepped: typed, or with the input and the
+/// plan encoded.
+struct Calls<'a, D> {
+    open: &'a mut Open<'a>,
+    next: &'a Next<'a, D>,
     /// Whether the input may be kept for a second run in a fresh instance.
-    fn may_open_twice(&self) -> bool;
-
-    /// The next opening is the last: what it needs only to open may go.
-    fn last_open(&mut self);
-
-    fn open(
-        &mut self,
-        session: &GuestSession,
-        store: &mut Store<Budget>,
-        consulted: &[wit::Consulted],
-    ) -> Opened;
-
-    fn next(
-        &self,
-        session: &GuestSession,
-        store: &mut Store<Budget>,
-        handle: ResourceAny,
-        reply: Option<&wit::Reply>,
-    ) -> Stepped<Self::Done>;
-}
-
-/// A session on the library's input, moved across field by field.
-struct Typed<'a>(&'a wit::ReconcileInput);
-
-impl Opening for Typed<'_> {
-    type Done = wit::Plan;
-
-    fn may_open_twice(&self) -> bool {
-        // Borrowed: keeping it costs nothing.
-        true
-    }
-
-    fn last_open(&mut self) {}
-
-    fn open(
-        &mut self,
-        session: &GuestSession,
-        store: &mut Store<Budget>,
-        consulted: &[wit::Consulted],
-    ) -> Opened {
-        session.call_open(store, self.0, consulted)
-    }
-
-    fn next(
-        &self,
-        session: &GuestSession,
-        store: &mut Store<Budget>,
-        handle: ResourceAny,
-        reply: Option<&wit::Reply>,
-    ) -> Stepped<wit::Plan> {
-        Ok(session
-            .call_next(store, handle, reply)?
-            .map(|progress| match progress {
-                wit::Progress::Done(plan) => ControlFlow::Break(plan),
-                wit::Progress::Ask(question) => ControlFlow::Continue(question),
-            }))
-    }
-}
-
-/// A session on an encoded input, its plan encoded.
-struct Encoded {
-    input: Vec<u8>,
-    /// The next opening is the last: the input goes once it is open.
-    last: bool,
-}
-
-impl Opening for Encoded {
-    type Done = Vec<u8>;
-
-    fn may_open_twice(&self) -> bool {
-        self.input.len() < LONGEST_WARM_INPUT
-    }
-
-    fn last_open(&mut self) {
-        self.last = true;
-    }
-
-    fn open(
-        &mut self,
-        session: &GuestSession,
-        store: &mut Store<Budget>,
-        consulted: &[wit::Consulted],
-    ) -> Opened {
-        let opened = session.call_open_encoded(store, &self.input, consulted);
-        if self.last {
-            self.input = Vec::new();
-        }
-        opened
-    }
-
-    fn next(
-        &self,
-        session: &GuestSession,
-        store: &mut Store<Budget>,
-        handle: ResourceAny,
-        reply: Option<&wit::Reply>,
-    ) -> Stepped<Vec<u8>> {
-        Ok(session
-            .call_next_encoded(store, handle, reply)?
-            .map(|progress| match progress {
-                wit::ProgressEncoded::Done(outcome) => ControlFlow::Break(outcome),
-                wit::ProgressEncoded::Ask(question) => ControlFlow::Continue(question),
-            }))
-    }
+    may_open_twice: bool,
 }
