@@ -182,6 +182,40 @@ fn a_warm_instance_plans_every_scenario_as_a_fresh_one_whatever_ran_in_it_before
     assert!(inputs.len() > 300, "only {} scenarios", inputs.len());
 }
 
+/// A refused input may have been half read: what its reader had built is
+/// given back with the input arena (`guest-reconciler/src/input_arena.rs`)
+/// rather than dropped, and the instance stays sound for the next.
+#[test]
+fn a_warm_instance_that_refused_a_half_read_buffer_plans_the_next_input_as_a_fresh_one() {
+    let mut fresh = ComponentReconciler::load(&component_path()).expect("loads");
+    fresh.set_warm_instances(0);
+    let mut warm = ComponentReconciler::load(&component_path()).expect("loads");
+    warm.set_warm_instances(1);
+    let bytes = wire::encode_input(&workload::rolling_update(2_000));
+    let next = wire::encode_input(&workload::rolling_update(300));
+    let planned = fresh.reconcile_encoded(&next).expect("runs");
+    for cut in [9, bytes.len() / 3, bytes.len() / 2, bytes.len() - 2] {
+        let outcome = warm.reconcile_encoded(&bytes[..cut]).expect("an answer");
+        assert!(
+            matches!(wire::decode_outcome(&outcome), Ok(Err(_))),
+            "cut at {cut}: refused"
+        );
+        assert!(
+            warm.reconcile_encoded(&next).expect("runs") == planned,
+            "cut at {cut}: the warm instance planned otherwise after it"
+        );
+        assert!(
+            warm.reconcile_encoded(&bytes).expect("runs")
+                == fresh.reconcile_encoded(&bytes).expect("runs")
+        );
+        assert_eq!(
+            warm.warm_instances(),
+            1,
+            "cut at {cut}: the instance is kept"
+        );
+    }
+}
+
 #[test]
 fn a_large_workload_plans_alike_on_both_paths() {
     let input = workload::rolling_update(20_000);

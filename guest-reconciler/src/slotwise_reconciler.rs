@@ -26,6 +26,8 @@ mod explain;
 mod followup;
 mod group;
 mod ids;
+#[cfg(any(target_arch = "wasm32", test))]
+mod input_arena;
 mod job;
 mod memcmp;
 mod named_groups;

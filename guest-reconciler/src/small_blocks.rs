@@ -179,22 +179,67 @@ pub(crate) use global::Allocator;
 #[cfg(target_arch = "wasm32")]
 mod global {
     use super::*;
+    use crate::input_arena::{InputArena, CHUNK_ALIGN};
     use dlmalloc::GlobalDlmalloc;
     use std::alloc::GlobalAlloc;
     use std::cell::UnsafeCell;
     use std::ptr::NonNull;
 
     /// The global allocator of the component: [`SmallBlocks`] in front of
-    /// dlmalloc.
-    pub(crate) struct Allocator(UnsafeCell<SmallBlocks>);
+    /// dlmalloc, and the input arena, which serves every block while it is
+    /// open (see `input_arena.rs`).
+    pub(crate) struct Allocator {
+        small: UnsafeCell<SmallBlocks>,
+        input: UnsafeCell<InputArena>,
+    }
 
     // SAFETY: the component runs on one thread (`wasm32-unknown-unknown`
-    // without the atomics feature has no threads), so the cell is never shared.
+    // without the atomics feature has no threads), so the cells are never
+    // shared.
     unsafe impl Sync for Allocator {}
 
     impl Allocator {
         pub(crate) const fn new() -> Self {
-            Self(UnsafeCell::new(SmallBlocks::new()))
+            Self {
+                small: UnsafeCell::new(SmallBlocks::new()),
+                input: UnsafeCell::new(InputArena::new()),
+            }
+        }
+
+        /// Opens the input arena for about `expected` bytes of blocks;
+        /// false when it is open or holds blocks already.
+        pub(crate) fn open_input(&self, expected: usize) -> bool {
+            // SAFETY: one thread, and no reference to the cell outlives this.
+            unsafe { (*self.input.get()).open(expected) }
+        }
+
+        /// Closes the input arena; its blocks stay.
+        pub(crate) fn close_input(&self) {
+            // SAFETY: as above.
+            unsafe { (*self.input.get()).close() }
+        }
+
+        /// Gives the input arena's chunks back to dlmalloc.
+        ///
+        /// # Safety
+        /// Nothing may use a block the arena gave after this.
+        pub(crate) unsafe fn release_input(&self) {
+            // SAFETY: one thread; each chunk came from `arena_chunk` with
+            // its size and alignment.
+            unsafe {
+                (*self.input.get()).release(|at, bytes| {
+                    GlobalDlmalloc
+                        .dealloc(at, Layout::from_size_align_unchecked(bytes, CHUNK_ALIGN))
+                })
+            }
+        }
+    }
+
+    fn arena_chunk(bytes: usize) -> *mut u8 {
+        match Layout::from_size_align(bytes, CHUNK_ALIGN) {
+            // SAFETY: the size is at least the arena's header.
+            Ok(layout) => unsafe { GlobalDlmalloc.alloc(layout) },
+            Err(_) => std::ptr::null_mut(),
         }
     }
 
@@ -207,8 +252,14 @@ mod global {
     unsafe impl GlobalAlloc for Allocator {
         #[inline]
         unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
+            // SAFETY: one thread; `arena_chunk` gives chunks the arena
+            // gives back only when released.
+            let input = unsafe { &mut *self.input.get() };
+            if input.is_open() {
+                return unsafe { input.alloc(layout, arena_chunk) };
+            }
             // SAFETY: one thread; `chunk` gives never-freed chunks.
-            match unsafe { (*self.0.get()).alloc(layout, chunk) } {
+            match unsafe { (*self.small.get()).alloc(layout, chunk) } {
                 Some(block) => block,
                 None => unsafe { GlobalDlmalloc.alloc(layout) },
             }
@@ -216,22 +267,33 @@ mod global {
 
         #[inline]
         unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
+            // While the arena is open, only its blocks are freed: decoding
+            // frees nothing it did not allocate.
+            let input = unsafe { &mut *self.input.get() };
+            if input.is_open() {
+                input.dealloc(ptr, layout);
+                return;
+            }
             // SAFETY: one thread; `ptr` came from `alloc` with `layout`.
-            if !unsafe { (*self.0.get()).dealloc(ptr, layout) } {
+            if !unsafe { (*self.small.get()).dealloc(ptr, layout) } {
                 unsafe { GlobalDlmalloc.dealloc(ptr, layout) }
             }
         }
 
         #[inline]
         unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
-            // Both sides large: dlmalloc may grow the block in place.
-            if SmallBlocks::class(layout).is_none() && new_size > LARGEST {
-                return unsafe { GlobalDlmalloc.realloc(ptr, layout, new_size) };
-            }
             // SAFETY: `layout`'s alignment is valid and the caller keeps
             // `new_size` within `isize::MAX` when rounded up to it.
             let new_layout = unsafe { Layout::from_size_align_unchecked(new_size, layout.align()) };
-            if SmallBlocks::class(layout).is_some()
+            // The arena's blocks have no room beyond their size: always a
+            // new one, and a copy.
+            let open = unsafe { (*self.input.get()).is_open() };
+            // Both sides large: dlmalloc may grow the block in place.
+            if SmallBlocks::class(layout).is_none() && new_size > LARGEST && !open {
+                return unsafe { GlobalDlmalloc.realloc(ptr, layout, new_size) };
+            }
+            if !open
+                && SmallBlocks::class(layout).is_some()
                 && SmallBlocks::class(layout) == SmallBlocks::class(new_layout)
             {
                 // The same class: the block already has room.

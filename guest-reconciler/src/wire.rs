@@ -15,6 +15,7 @@
 
 mod cursor;
 mod growing;
+mod held;
 mod list_reader;
 mod list_writer;
 mod plan_reader;
@@ -179,11 +180,18 @@ pub fn decode_outcome(bytes: &[u8]) -> Result<Result<Plan, InputError>, WireErro
 /// gives an encoded input error. The buffer is freed once decoded, so that
 /// its memory serves the reconcile rather than adding to its peak.
 pub fn reconcile_encoded(input: Vec<u8>) -> Vec<u8> {
-    let decoded = decode_input(&input);
+    let expected = held::first_chunk(input.len());
+    // SAFETY: decoding keeps nothing it allocates beyond the input or the
+    // error it returns, and both are plain data.
+    let decoded = unsafe { held::Held::decode(expected, || decode_input(&input)) };
     drop(input);
-    let outcome = decoded
-        .map_err(InputError::from)
-        .and_then(|input| crate::reconcile(&input));
+    let outcome = match &*decoded {
+        Ok(input) => crate::reconcile(input),
+        Err(e) => Err(InputError::from(e.clone())),
+    };
+    // The decoded input goes before the plan is written, so that its memory
+    // serves the plan's buffer.
+    drop(decoded);
     encode_outcome(&outcome)
 }
 

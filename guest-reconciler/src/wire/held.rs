@@ -1,0 +1,99 @@
+//! A decoded input held in the component allocator's input arena, given back whole instead of dropped.
+
+use std::mem::ManuallyDrop;
+use std::ops::Deref;
+
+/// The first chunk of the arena for a buffer of `encoded` bytes. A decoded
+/// input takes about four bytes per byte of its buffer, most of them in
+/// its lists of records, each of which gets a chunk of its own size; the
+/// rest (ids, names, short lists) about half a byte: the ids of 10,000
+/// allocations take 400 KB, their buffer 980 KB. A guess short of it costs
+/// a second chunk, and one over it address space, which a memory limit
+/// counts.
+pub(super) fn first_chunk(encoded: usize) -> usize {
+    encoded / 2
+}
+
+/// A value decoded with its blocks in the input arena, where the build has
+/// one (the component): dropping it gives the arena's chunks back without
+/// walking the value. Elsewhere, or when the arena is in use, it is an
+/// ordinary value, dropped as usual. It is only read, never changed, so
+/// that no block of it is freed or grown once the arena is closed.
+pub(super) struct Held<T> {
+    value: ManuallyDrop<T>,
+    in_arena: bool,
+}
+
+impl<T> Held<T> {
+    /// Runs `decode`, every block it allocates carved from the input arena
+    /// when the arena can be opened; `expected` is about how many bytes
+    /// those blocks take.
+    ///
+    /// # Safety
+    /// Nothing `decode` allocates may outlive it other than in the value it
+    /// returns (no cache, no static), and the value must need nothing of
+    /// its drop but the freeing of its blocks.
+    pub(super) unsafe fn decode(expected: usize, decode: impl FnOnce() -> T) -> Self {
+        let in_arena = arena::open(expected);
+        let value = decode();
+        if in_arena {
+            arena::close();
+        }
+        Self {
+            value: ManuallyDrop::new(value),
+            in_arena,
+        }
+    }
+}
+
+impl<T> Deref for Held<T> {
+    type Target = T;
+
+    fn deref(&self) -> &T {
+        &self.value
+    }
+}
+
+impl<T> Drop for Held<T> {
+    fn drop(&mut self) {
+        if self.in_arena {
+            // SAFETY: every block of the value is the arena's, and the value
+            // is never used again: it is dropped.
+            unsafe { arena::release() }
+        } else {
+            // SAFETY: the value is dropped once, here.
+            unsafe { ManuallyDrop::drop(&mut self.value) }
+        }
+    }
+}
+
+#[cfg(all(target_arch = "wasm32", not(test)))]
+mod arena {
+    pub(super) fn open(expected: usize) -> bool {
+        crate::ALLOCATOR.open_input(expected)
+    }
+
+    pub(super) fn close() {
+        crate::ALLOCATOR.close_input();
+    }
+
+    /// # Safety
+    /// As for the allocator's `release_input`.
+    pub(super) unsafe fn release() {
+        unsafe { crate::ALLOCATOR.release_input() }
+    }
+}
+
+/// Natively the global allocator is the platform's: no arena.
+#[cfg(not(all(target_arch = "wasm32", not(test))))]
+mod arena {
+    pub(super) fn open(_expected: usize) -> bool {
+        false
+    }
+
+    pub(super) fn close() {}
+
+    /// # Safety
+    /// Never called: the arena never opens.
+    pub(super) unsafe fn release() {}
+}
