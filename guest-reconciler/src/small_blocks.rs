@@ -1,4 +1,4 @@
-//! The component's allocator: small blocks from per-size free lists, larger ones from dlmalloc.
+//! The component's allocator: small blocks from per-size free lists, larger ones from dlmalloc, and every block from the input arena while an input is decoded.
 //!
 //! A reconcile makes and frees hundreds of thousands of small blocks (ids,
 //! names, step sentences, map nodes); dlmalloc's bins, headers and
