@@ -206,11 +206,11 @@ mod global {
             }
         }
 
-        /// Opens the input arena for about `expected` bytes of blocks;
-        /// false when it is open or holds blocks already.
-        pub(crate) fn open_input(&self, expected: usize) -> bool {
+        /// Opens the input arena; false when it is open or holds blocks
+        /// already.
+        pub(crate) fn open_input(&self) -> bool {
             // SAFETY: one thread, and no reference to the cell outlives this.
-            unsafe { (*self.input.get()).open(expected) }
+            unsafe { (*self.input.get()).open() }
         }
 
         /// Closes the input arena; its blocks stay.

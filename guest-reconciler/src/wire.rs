@@ -180,10 +180,9 @@ pub fn decode_outcome(bytes: &[u8]) -> Result<Result<Plan, InputError>, WireErro
 /// gives an encoded input error. The buffer is freed once decoded, so that
 /// its memory serves the reconcile rather than adding to its peak.
 pub fn reconcile_encoded(input: Vec<u8>) -> Vec<u8> {
-    let expected = held::first_chunk(input.len());
     // SAFETY: decoding keeps nothing it allocates beyond the input or the
     // error it returns, and both are plain data.
-    let decoded = unsafe { held::Held::decode(expected, || decode_input(&input)) };
+    let decoded = unsafe { held::Held::decode(|| decode_input(&input)) };
     drop(input);
     let outcome = match &*decoded {
         Ok(input) => crate::reconcile(input),

@@ -3,17 +3,6 @@
 use std::mem::ManuallyDrop;
 use std::ops::Deref;
 
-/// The first chunk of the arena for a buffer of `encoded` bytes. A decoded
-/// input takes about four bytes per byte of its buffer, most of them in
-/// its lists of records, each of which gets a chunk of its own size; the
-/// rest (ids, names, short lists) about half a byte: the ids of 10,000
-/// allocations take 400 KB, their buffer 980 KB. A guess short of it costs
-/// a second chunk, and one over it address space, which a memory limit
-/// counts.
-pub(super) fn first_chunk(encoded: usize) -> usize {
-    encoded / 2
-}
-
 /// A value decoded with its blocks in the input arena, where the build has
 /// one (the component): dropping it gives the arena's chunks back without
 /// walking the value. Elsewhere, or when the arena is in use, it is an
@@ -26,15 +15,14 @@ pub(super) struct Held<T> {
 
 impl<T> Held<T> {
     /// Runs `decode`, every block it allocates carved from the input arena
-    /// when the arena can be opened; `expected` is about how many bytes
-    /// those blocks take.
+    /// when the arena can be opened.
     ///
     /// # Safety
     /// Nothing `decode` allocates may outlive it other than in the value it
     /// returns (no cache, no static), and the value must need nothing of
     /// its drop but the freeing of its blocks.
-    pub(super) unsafe fn decode(expected: usize, decode: impl FnOnce() -> T) -> Self {
-        let in_arena = arena::open(expected);
+    pub(super) unsafe fn decode(decode: impl FnOnce() -> T) -> Self {
+        let in_arena = arena::open();
         let value = decode();
         if in_arena {
             arena::close();
@@ -69,8 +57,8 @@ impl<T> Drop for Held<T> {
 
 #[cfg(all(target_arch = "wasm32", not(test)))]
 mod arena {
-    pub(super) fn open(expected: usize) -> bool {
-        crate::ALLOCATOR.open_input(expected)
+    pub(super) fn open() -> bool {
+        crate::ALLOCATOR.open_input()
     }
 
     pub(super) fn close() {
@@ -87,7 +75,7 @@ mod arena {
 /// Natively the global allocator is the platform's: no arena.
 #[cfg(not(all(target_arch = "wasm32", not(test))))]
 mod arena {
-    pub(super) fn open(_expected: usize) -> bool {
+    pub(super) fn open() -> bool {
         false
     }
 
