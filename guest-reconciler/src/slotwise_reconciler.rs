@@ -17,6 +17,8 @@ mod allocation;
 mod allocation_list;
 mod answers;
 mod candidate;
+#[cfg(any(target_arch = "wasm32", test))]
+mod chunk_rest;
 mod classification;
 mod component;
 mod composition;

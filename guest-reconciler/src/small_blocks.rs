@@ -42,6 +42,7 @@
 //! a rolling update of 1,000 allocations (the stack and data below the heap
 //! take about 90 KiB).
 
+use crate::chunk_rest::ChunkRest;
 use std::alloc::Layout;
 use std::ptr::null_mut;
 
@@ -70,8 +71,7 @@ pub(crate) struct SmallBlocks {
     /// address of the next.
     free: [*mut u8; CLASSES],
     /// The unused rest of the current chunk.
-    next: *mut u8,
-    end: *mut u8,
+    rest: ChunkRest,
     /// How many chunks have been taken.
     chunks: u32,
 }
@@ -80,8 +80,7 @@ impl SmallBlocks {
     pub(crate) const fn new() -> Self {
         Self {
             free: [null_mut(); CLASSES],
-            next: null_mut(),
-            end: null_mut(),
+            rest: ChunkRest::empty(),
             chunks: 0,
         }
     }
@@ -114,14 +113,15 @@ impl SmallBlocks {
             return Some(head);
         }
         let size = (class + 1) * GRAIN;
+        if let Some(block) = self.rest.carve(size, GRAIN) {
+            return Some(block);
+        }
         // SAFETY: the caller's contract for `chunk` is the one `refill` needs.
-        if (self.end as usize) - (self.next as usize) < size && !unsafe { self.refill(chunk) } {
+        if !unsafe { self.refill(chunk) } {
             return Some(null_mut());
         }
-        let block = self.next;
-        // SAFETY: at least `size` bytes remain before `end`.
-        self.next = unsafe { block.add(size) };
-        Some(block)
+        // A fresh chunk holds at least `LARGEST` bytes.
+        Some(self.rest.carve(size, GRAIN).unwrap_or(null_mut()))
     }
 
     /// Starts carving a new chunk, twice the size of the last; false when
@@ -148,11 +148,8 @@ impl SmallBlocks {
             return false;
         }
         self.chunks += 1;
-        // The rest of the old chunk is smaller than the block asked for; it
-        // is left unused rather than tracked.
-        self.next = fresh;
-        // SAFETY: `chunk` gave `bytes` bytes.
-        self.end = unsafe { fresh.add(bytes) };
+        // SAFETY: `chunk` gave `bytes` bytes, never reclaimed.
+        unsafe { self.rest.start(fresh, bytes) };
         true
     }
 
@@ -443,5 +440,34 @@ mod tests {
             unsafe { blocks.alloc(layout, |_| null_mut()) },
             Some(null_mut())
         );
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn blocks_handed_out_never_overlap_a_block_still_in_use(
+            steps in proptest::collection::vec((1usize..=LARGEST, proptest::bool::ANY, 0usize..64), 1..600),
+        ) {
+            let mut chunks = Chunks::new();
+            let mut blocks = SmallBlocks::new();
+            // Blocks in use by address, with the layout they were given for.
+            let mut in_use = std::collections::BTreeMap::<usize, Layout>::new();
+            for (size, free, pick) in steps {
+                if free && !in_use.is_empty() {
+                    let (&at, &layout) = in_use.iter().nth(pick % in_use.len()).unwrap();
+                    in_use.remove(&at);
+                    let served = unsafe { blocks.dealloc(at as *mut u8, layout) };
+                    proptest::prop_assert!(served);
+                    continue;
+                }
+                let layout = Layout::from_size_align(size, GRAIN).unwrap();
+                let at = unsafe { blocks.alloc(layout, |bytes| chunks.take(bytes)) }.unwrap() as usize;
+                proptest::prop_assert_eq!(at % GRAIN, 0);
+                let before = in_use.range(..at).next_back().map(|(&a, l)| a + l.size());
+                let after = in_use.range(at..).next().map(|(&a, _)| a);
+                proptest::prop_assert!(before.is_none_or(|end| end <= at));
+                proptest::prop_assert!(after.is_none_or(|next| at + size <= next));
+                in_use.insert(at, layout);
+            }
+        }
     }
 }
