@@ -214,6 +214,19 @@ mod tests {
             self.freed.push(bytes);
         }
 
+        /// A block of `size` and `align` from `arena`, its chunks taken here.
+        fn carve(&mut self, arena: &mut InputArena, size: usize, align: usize) -> *mut u8 {
+            // SAFETY: `take` gives zeroed chunks of the size asked, aligned
+            // to 16, kept until `give_back`.
+            unsafe { arena.alloc(layout(size, align), |b| self.take(b)) }
+        }
+
+        fn give_all_back(&mut self, arena: &mut InputArena) {
+            // SAFETY: the test uses no block after this.
+            unsafe { arena.release(|at, bytes| self.give_back(at, bytes)) };
+            assert!(self.live.is_empty(), "every chunk is given back");
+        }
+
         fn refused(&self) -> usize {
             let largest = self.largest.unwrap_or(usize::MAX);
             self.asked.iter().filter(|&&b| b > largest).count()
@@ -224,62 +237,61 @@ mod tests {
         Layout::from_size_align(size, align).unwrap()
     }
 
+    fn opened() -> InputArena {
+        let mut arena = InputArena::new();
+        assert!(arena.open());
+        arena
+    }
+
     #[test]
     fn blocks_are_carved_in_order_aligned_and_never_overlap() {
         let mut chunks = Chunks::default();
-        let mut arena = InputArena::new();
-        assert!(arena.open());
+        let mut arena = opened();
         let mut seen = Vec::new();
         for (size, align) in [(3, 1), (40, 8), (1, 1), (24, 8), (7, 4), (100, 16)] {
-            let block = unsafe { arena.alloc(layout(size, align), |b| chunks.take(b)) };
+            let block = chunks.carve(&mut arena, size, align);
             assert_eq!(block as usize % align, 0, "aligned to {align}");
             seen.push((block as usize, size));
         }
         assert_eq!(chunks.asked, [SMALLEST], "one chunk serves them all");
         seen.sort_unstable();
         assert!(seen.windows(2).all(|w| w[0].0 + w[0].1 <= w[1].0));
-        unsafe { arena.release(|at, bytes| chunks.give_back(at, bytes)) };
-        assert!(chunks.live.is_empty());
+        chunks.give_all_back(&mut arena);
     }
 
     #[test]
     fn only_the_last_block_given_is_taken_back_when_freed() {
         let mut chunks = Chunks::default();
-        let mut arena = InputArena::new();
-        assert!(arena.open());
-        let a = unsafe { arena.alloc(layout(16, 8), |b| chunks.take(b)) };
-        let b = unsafe { arena.alloc(layout(16, 8), |b| chunks.take(b)) };
+        let mut arena = opened();
+        let a = chunks.carve(&mut arena, 16, 8);
+        let b = chunks.carve(&mut arena, 16, 8);
         arena.dealloc(a, layout(16, 8));
-        let c = unsafe { arena.alloc(layout(16, 8), |b| chunks.take(b)) };
+        let c = chunks.carve(&mut arena, 16, 8);
         assert_eq!(
             c as usize,
             b as usize + 16,
             "a freed block before the last stays used"
         );
         arena.dealloc(c, layout(16, 8));
-        let d = unsafe { arena.alloc(layout(16, 8), |b| chunks.take(b)) };
+        let d = chunks.carve(&mut arena, 16, 8);
         assert_eq!(d, c, "the last block freed is given again");
-        unsafe { arena.release(|at, bytes| chunks.give_back(at, bytes)) };
+        chunks.give_all_back(&mut arena);
     }
 
     #[test]
     fn a_block_larger_than_the_next_chunk_gets_a_chunk_of_its_own_and_further_chunks_double() {
         let mut chunks = Chunks::default();
-        let mut arena = InputArena::new();
-        assert!(arena.open());
-        unsafe {
-            arena.alloc(layout(8, 8), |b| chunks.take(b));
-            arena.alloc(layout(SMALLEST * 3, 8), |b| chunks.take(b));
-            arena.alloc(layout(SMALLEST, 8), |b| chunks.take(b));
-        }
+        let mut arena = opened();
+        chunks.carve(&mut arena, 8, 8);
+        chunks.carve(&mut arena, SMALLEST * 3, 8);
+        chunks.carve(&mut arena, SMALLEST, 8);
         // The small block's chunk is carved on after the large one.
         assert_eq!(
             chunks.asked,
             [SMALLEST, SMALLEST * 3 + CHUNK_ALIGN + HEADER, 2 * SMALLEST]
         );
-        unsafe { arena.release(|at, bytes| chunks.give_back(at, bytes)) };
+        chunks.give_all_back(&mut arena);
         assert_eq!(chunks.freed.len(), 3);
-        assert!(chunks.live.is_empty(), "every chunk is given back");
     }
 
     #[test]
@@ -288,27 +300,24 @@ mod tests {
             largest: Some(SMALLEST / 2),
             ..Chunks::default()
         };
-        let mut arena = InputArena::new();
-        assert!(arena.open());
-        let block = unsafe { arena.alloc(layout(100, 8), |b| chunks.take(b)) };
+        let mut arena = opened();
+        let block = chunks.carve(&mut arena, 100, 8);
         assert!(!block.is_null());
         assert_eq!(chunks.asked, [SMALLEST, 100 + CHUNK_ALIGN + HEADER]);
-        let none = unsafe { arena.alloc(layout(SMALLEST * 2, 8), |b| chunks.take(b)) };
+        let none = chunks.carve(&mut arena, SMALLEST * 2, 8);
         assert!(none.is_null());
-        unsafe { arena.release(|at, bytes| chunks.give_back(at, bytes)) };
-        assert!(chunks.live.is_empty());
+        chunks.give_all_back(&mut arena);
     }
 
     #[test]
     fn an_arena_holding_blocks_does_not_open_again_until_released() {
         let mut chunks = Chunks::default();
-        let mut arena = InputArena::new();
-        assert!(arena.open());
-        unsafe { arena.alloc(layout(8, 8), |b| chunks.take(b)) };
+        let mut arena = opened();
+        chunks.carve(&mut arena, 8, 8);
         arena.close();
         assert!(!arena.is_open());
         assert!(!arena.open(), "its blocks are still in use");
-        unsafe { arena.release(|at, bytes| chunks.give_back(at, bytes)) };
+        chunks.give_all_back(&mut arena);
         assert!(arena.open());
     }
 
@@ -318,9 +327,8 @@ mod tests {
             largest: Some(1 << 30),
             ..Chunks::default()
         };
-        let mut arena = InputArena::new();
-        assert!(arena.open());
-        let none = unsafe { arena.alloc(layout(isize::MAX as usize - 64, 8), |b| chunks.take(b)) };
+        let mut arena = opened();
+        let none = chunks.carve(&mut arena, isize::MAX as usize - 64, 8);
         assert!(none.is_null());
         assert!(chunks.asked.iter().all(|&b| b < usize::MAX));
     }
@@ -350,14 +358,13 @@ mod tests {
             refuse_above in proptest::option::of(SMALLEST / 2..SMALLEST * 4),
         ) {
             let mut chunks = Chunks { largest: refuse_above, ..Chunks::default() };
-            let mut arena = InputArena::new();
-            proptest::prop_assert!(arena.open());
+            let mut arena = opened();
             let mut live: Vec<(usize, Layout)> = Vec::new();
             for step in steps {
                 let freed = match step {
                     Step::Alloc { size, align } => {
                         let wanted = layout(size, align);
-                        let block = unsafe { arena.alloc(wanted, |b| chunks.take(b)) } as usize;
+                        let block = chunks.carve(&mut arena, size, align) as usize;
                         if block == 0 {
                             continue;
                         }
@@ -382,8 +389,7 @@ mod tests {
                 }
             }
             arena.close();
-            unsafe { arena.release(|at, bytes| chunks.give_back(at, bytes)) };
-            proptest::prop_assert!(chunks.live.is_empty());
+            chunks.give_all_back(&mut arena);
             proptest::prop_assert_eq!(chunks.freed.len(), chunks.asked.len() - chunks.refused());
         }
     }

@@ -284,17 +284,16 @@ mod global {
             let new_layout = unsafe { Layout::from_size_align_unchecked(new_size, layout.align()) };
             // The arena's blocks have no room beyond their size: always a
             // new one, and a copy.
-            let open = unsafe { (*self.input.get()).is_open() };
-            // Both sides large: dlmalloc may grow the block in place.
-            if SmallBlocks::class(layout).is_none() && new_size > LARGEST && !open {
-                return unsafe { GlobalDlmalloc.realloc(ptr, layout, new_size) };
-            }
-            if !open
-                && SmallBlocks::class(layout).is_some()
-                && SmallBlocks::class(layout) == SmallBlocks::class(new_layout)
-            {
-                // The same class: the block already has room.
-                return ptr;
+            if !unsafe { (*self.input.get()).is_open() } {
+                match (SmallBlocks::class(layout), SmallBlocks::class(new_layout)) {
+                    // Both sides dlmalloc's: it may grow the block in place.
+                    (None, None) => {
+                        return unsafe { GlobalDlmalloc.realloc(ptr, layout, new_size) }
+                    }
+                    // The same class: the block already has room.
+                    (Some(old), Some(new)) if old == new => return ptr,
+                    _ => {}
+                }
             }
             let new = unsafe { self.alloc(new_layout) };
             if let Some(new) = NonNull::new(new) {
