@@ -216,6 +216,50 @@ fn a_warm_instance_that_refused_a_half_read_buffer_plans_the_next_input_as_a_fre
     }
 }
 
+/// A session holds its decoded input in the input arena until it ends
+/// (`guest-reconciler/src/component.rs`); a session refused half-read gives
+/// what was built back the same way. Either leaves the instance planning the
+/// next session and the next plain reconcile as a fresh one would.
+#[test]
+fn a_warm_instance_plans_after_sessions_held_or_refused_their_input_as_a_fresh_one() {
+    let mut fresh = ComponentReconciler::load(&component_path()).expect("loads");
+    fresh.set_warm_instances(0);
+    let mut warm = ComponentReconciler::load(&component_path()).expect("loads");
+    warm.set_warm_instances(1);
+    let bytes = wire::encode_input(&workload::rolling_update(2_000));
+    let next = wire::encode_input(&workload::rolling_update(300));
+    let session = |r: &ComponentReconciler, input: &[u8]| {
+        r.reconcile_encoded_with(input.to_vec(), &mut NoPlugins)
+            .expect("the session runs")
+    };
+    let planned = fresh.reconcile_encoded(&next).expect("runs");
+    let planned_in_session = session(&fresh, &bytes);
+    assert!(matches!(
+        wire::decode_outcome(&planned_in_session),
+        Ok(Ok(_))
+    ));
+    for cut in [9, bytes.len() / 3, bytes.len() / 2, bytes.len() - 2] {
+        let refused = session(&warm, &bytes[..cut]);
+        assert!(
+            matches!(wire::decode_outcome(&refused), Ok(Err(_))),
+            "cut at {cut}: refused"
+        );
+        assert!(
+            session(&warm, &bytes) == planned_in_session,
+            "cut at {cut}: a session in the warm instance planned otherwise"
+        );
+        assert!(
+            warm.reconcile_encoded(&next).expect("runs") == planned,
+            "cut at {cut}: a reconcile after the session planned otherwise"
+        );
+        assert_eq!(
+            warm.warm_instances(),
+            1,
+            "cut at {cut}: the instance is kept"
+        );
+    }
+}
+
 #[test]
 fn a_large_workload_plans_alike_on_both_paths() {
     let input = workload::rolling_update(20_000);

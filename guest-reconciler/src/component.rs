@@ -37,10 +37,13 @@ impl GuestSession for SessionResource {
     }
 
     fn open_encoded(input: Vec<u8>, plugins: Vec<Consulted>) -> Result<SessionHandle, InputError> {
-        // Decoded, then freed before planning, as `reconcile-encoded` does.
-        let decoded = crate::wire::decode_input(&input);
+        // Decoded into the input arena, then the buffer freed before
+        // planning, as `reconcile-encoded` does; the arena's memory goes
+        // back whole when the session ends.
+        let decoded = crate::wire::decode_held(&input);
         drop(input);
-        Self::open(decoded?, plugins)
+        let session = Session::open_held(Box::new(decoded?), plugins)?;
+        Ok(SessionHandle::new(SessionResource(RefCell::new(session))))
     }
 
     fn next_encoded(&self, reply: Option<Reply>) -> Result<ProgressEncoded, SessionError> {

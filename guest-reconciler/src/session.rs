@@ -18,6 +18,7 @@ use crate::{
     StepStatus,
 };
 use std::collections::BTreeMap;
+use std::ops::Deref;
 
 /// Log lines one call may leave; past them the call fails as too large.
 pub const MAX_LOG_LINES: usize = 100;
@@ -31,10 +32,15 @@ pub const MAX_LOG_LINE: usize = 1 << 10;
 /// times, which kept whole would be 20 GB of logs.
 pub const MAX_KEPT_LOG_LINES: usize = 1_000;
 
+/// A session's input: the input itself, or, in the component, the input as
+/// decoded into the allocator's input arena (`wire::Held`), whose memory goes
+/// back whole when the session ends.
+pub(crate) type Input = Box<dyn Deref<Target = ReconcileInput>>;
+
 self_cell::self_cell!(
     /// The input and the run that borrows it.
     struct Run {
-        owner: ReconcileInput,
+        owner: Input,
         #[not_covariant]
         dependent: JobRun,
     }
@@ -104,6 +110,11 @@ impl Session {
     /// When the input is inconsistent, or two plugins share a name; the
     /// error names the offending field.
     pub fn open(input: ReconcileInput, plugins: Vec<Consulted>) -> Result<Self, InputError> {
+        Self::open_held(Box::new(Box::new(input)), plugins)
+    }
+
+    /// As [`Session::open`], for an input held as the caller chose.
+    pub(crate) fn open_held(input: Input, plugins: Vec<Consulted>) -> Result<Self, InputError> {
         crate::validation::check(&input)?;
         for (i, c) in plugins.iter().enumerate() {
             if plugins[..i].iter().any(|d| d.name == c.name) {

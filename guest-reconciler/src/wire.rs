@@ -26,6 +26,7 @@ mod writer;
 
 use crate::sentence::say;
 use crate::{InputError, Plan, ReconcileInput};
+pub(crate) use held::Held;
 use serde::{de::DeserializeOwned, Serialize};
 
 /// The first two bytes of every buffer.
@@ -180,18 +181,27 @@ pub fn decode_outcome(bytes: &[u8]) -> Result<Result<Plan, InputError>, WireErro
 /// gives an encoded input error. The buffer is freed once decoded, so that
 /// its memory serves the reconcile rather than adding to its peak.
 pub fn reconcile_encoded(input: Vec<u8>) -> Vec<u8> {
+    let decoded = decode_held(&input);
+    drop(input);
+    let outcome = decoded.and_then(|input| {
+        let plan = crate::reconcile(&input);
+        // The decoded input goes before the plan is written, so that its
+        // memory serves the plan's buffer.
+        drop(input);
+        plan
+    });
+    encode_outcome(&outcome)
+}
+
+/// Reads an input buffer into the component allocator's input arena, where
+/// the build has one (see `held`): once the input is dropped, its memory goes
+/// back whole rather than record by record. A buffer that cannot be read
+/// gives an input error, which owns its memory.
+pub(crate) fn decode_held(bytes: &[u8]) -> Result<Held<ReconcileInput>, InputError> {
     // SAFETY: decoding keeps nothing it allocates beyond the input or the
     // error it returns, and both are plain data.
-    let decoded = unsafe { held::Held::decode(|| decode_input(&input)) };
-    drop(input);
-    let outcome = match &*decoded {
-        Ok(input) => crate::reconcile(input),
-        Err(e) => Err(InputError::from(e.clone())),
-    };
-    // The decoded input goes before the plan is written, so that its memory
-    // serves the plan's buffer.
-    drop(decoded);
-    encode_outcome(&outcome)
+    let decoded = unsafe { Held::decode(|| decode_input(bytes)) };
+    decoded.or_else_own(|e| InputError::from(e.clone()))
 }
 
 fn encode<T: Serialize + ?Sized>(content: Content, value: &T) -> Vec<u8> {

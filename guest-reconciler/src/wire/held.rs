@@ -8,7 +8,7 @@ use std::ops::Deref;
 /// walking the value. Elsewhere, or when the arena is in use, it is an
 /// ordinary value, dropped as usual. It is only read, never changed, so
 /// that no block of it is freed or grown once the arena is closed.
-pub(super) struct Held<T> {
+pub(crate) struct Held<T> {
     value: ManuallyDrop<T>,
     in_arena: bool,
 }
@@ -30,6 +30,32 @@ impl<T> Held<T> {
         Self {
             value: ManuallyDrop::new(value),
             in_arena,
+        }
+    }
+}
+
+impl<T, E> Held<Result<T, E>> {
+    /// The value decoded, still held; or, for an error, what `own` makes of
+    /// it, made before the error's blocks go back with the arena's.
+    pub(super) fn or_else_own<F>(self, own: impl FnOnce(&E) -> F) -> Result<Held<T>, F> {
+        let mut this = ManuallyDrop::new(self);
+        let in_arena = this.in_arena;
+        // SAFETY: `this` is never dropped, so its value is taken once, and
+        // whichever part is taken is held again below, to go as it came.
+        let value = unsafe { ManuallyDrop::take(&mut this.value) };
+        match value {
+            Ok(value) => Ok(Held {
+                value: ManuallyDrop::new(value),
+                in_arena,
+            }),
+            Err(error) => {
+                let owned = own(&error);
+                drop(Held {
+                    value: ManuallyDrop::new(error),
+                    in_arena,
+                });
+                Err(owned)
+            }
         }
     }
 }
@@ -84,4 +110,43 @@ mod arena {
     /// # Safety
     /// Never called: the arena never opens.
     pub(super) unsafe fn release() {}
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Held;
+    use std::cell::Cell;
+    use std::rc::Rc;
+
+    /// Counts its drops.
+    struct Counted(Rc<Cell<u32>>);
+
+    impl Drop for Counted {
+        fn drop(&mut self) {
+            self.0.set(self.0.get() + 1);
+        }
+    }
+
+    #[test]
+    fn a_held_error_is_made_into_an_owned_one_and_dropped_exactly_once() {
+        let drops = Rc::new(Cell::new(0));
+        // SAFETY: the closure allocates nothing beyond the value it returns.
+        let held = unsafe { Held::decode(|| Err::<u8, _>(Counted(drops.clone()))) };
+        let owned = held.or_else_own(|_| "refused");
+        assert!(matches!(owned, Err("refused")));
+        assert_eq!(drops.get(), 1);
+    }
+
+    #[test]
+    fn a_held_value_stays_held_until_dropped_and_is_dropped_exactly_once() {
+        let drops = Rc::new(Cell::new(0));
+        // SAFETY: as above.
+        let held = unsafe { Held::decode(|| Ok::<_, ()>(Counted(drops.clone()))) };
+        let value = held
+            .or_else_own(|()| ())
+            .unwrap_or_else(|()| panic!("a value"));
+        assert_eq!(drops.get(), 0);
+        drop(value);
+        assert_eq!(drops.get(), 1);
+    }
 }
