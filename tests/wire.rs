@@ -148,6 +148,29 @@ fn every_scenario_that_consults_a_policy_plans_alike_through_the_typed_and_the_e
     );
 }
 
+/// A reconciler that runs each reconcile in a fresh instance, and one that
+/// keeps one instance warm.
+fn fresh_and_warm() -> (ComponentReconciler, ComponentReconciler) {
+    let mut fresh = ComponentReconciler::load(&component_path()).expect("loads");
+    fresh.set_warm_instances(0);
+    let mut warm = ComponentReconciler::load(&component_path()).expect("loads");
+    warm.set_warm_instances(1);
+    (fresh, warm)
+}
+
+/// An input to refuse cut short (see [`cuts`]), and a smaller one to plan next.
+fn half_read_and_next() -> (Vec<u8>, Vec<u8>) {
+    (
+        wire::encode_input(&workload::rolling_update(2_000)),
+        wire::encode_input(&workload::rolling_update(300)),
+    )
+}
+
+/// Where [`half_read_and_next`]'s first input is cut, for a buffer of `len` bytes.
+fn cuts(len: usize) -> [usize; 4] {
+    [9, len / 3, len / 2, len - 2]
+}
+
 #[test]
 fn a_warm_instance_plans_every_scenario_as_a_fresh_one_whatever_ran_in_it_before() {
     let dirs = ["tests", "docs/examples"].map(|d| root().join(d));
@@ -157,10 +180,7 @@ fn a_warm_instance_plans_every_scenario_as_a_fresh_one_whatever_ran_in_it_before
         .filter_map(|path| conformance::load(path).ok())
         .map(|scenario| wire::encode_input(&scenario.input))
         .collect();
-    let mut fresh = ComponentReconciler::load(&component_path()).expect("loads");
-    fresh.set_warm_instances(0);
-    let mut warm = ComponentReconciler::load(&component_path()).expect("loads");
-    warm.set_warm_instances(1);
+    let (fresh, warm) = fresh_and_warm();
     let large = wire::encode_input(&workload::rolling_update(5_000));
     // Forwards, then backwards, every other scenario after a large
     // reconcile: each meets a heap left by a different reconcile before it
@@ -187,14 +207,10 @@ fn a_warm_instance_plans_every_scenario_as_a_fresh_one_whatever_ran_in_it_before
 /// rather than dropped, and the instance stays sound for the next.
 #[test]
 fn a_warm_instance_that_refused_a_half_read_buffer_plans_the_next_input_as_a_fresh_one() {
-    let mut fresh = ComponentReconciler::load(&component_path()).expect("loads");
-    fresh.set_warm_instances(0);
-    let mut warm = ComponentReconciler::load(&component_path()).expect("loads");
-    warm.set_warm_instances(1);
-    let bytes = wire::encode_input(&workload::rolling_update(2_000));
-    let next = wire::encode_input(&workload::rolling_update(300));
+    let (fresh, warm) = fresh_and_warm();
+    let (bytes, next) = half_read_and_next();
     let planned = fresh.reconcile_encoded(&next).expect("runs");
-    for cut in [9, bytes.len() / 3, bytes.len() / 2, bytes.len() - 2] {
+    for cut in cuts(bytes.len()) {
         let outcome = warm.reconcile_encoded(&bytes[..cut]).expect("an answer");
         assert!(
             matches!(wire::decode_outcome(&outcome), Ok(Err(_))),
@@ -222,12 +238,8 @@ fn a_warm_instance_that_refused_a_half_read_buffer_plans_the_next_input_as_a_fre
 /// next session and the next plain reconcile as a fresh one would.
 #[test]
 fn a_warm_instance_plans_after_sessions_held_or_refused_their_input_as_a_fresh_one() {
-    let mut fresh = ComponentReconciler::load(&component_path()).expect("loads");
-    fresh.set_warm_instances(0);
-    let mut warm = ComponentReconciler::load(&component_path()).expect("loads");
-    warm.set_warm_instances(1);
-    let bytes = wire::encode_input(&workload::rolling_update(2_000));
-    let next = wire::encode_input(&workload::rolling_update(300));
+    let (fresh, warm) = fresh_and_warm();
+    let (bytes, next) = half_read_and_next();
     let session = |r: &ComponentReconciler, input: &[u8]| {
         r.reconcile_encoded_with(input.to_vec(), &mut NoPlugins)
             .expect("the session runs")
@@ -238,7 +250,7 @@ fn a_warm_instance_plans_after_sessions_held_or_refused_their_input_as_a_fresh_o
         wire::decode_outcome(&planned_in_session),
         Ok(Ok(_))
     ));
-    for cut in [9, bytes.len() / 3, bytes.len() / 2, bytes.len() - 2] {
+    for cut in cuts(bytes.len()) {
         let refused = session(&warm, &bytes[..cut]);
         assert!(
             matches!(wire::decode_outcome(&refused), Ok(Err(_))),
