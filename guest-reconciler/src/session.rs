@@ -34,7 +34,9 @@ pub const MAX_KEPT_LOG_LINES: usize = 1_000;
 
 /// A session's input: the input itself, or, in the component, the input as
 /// decoded into the allocator's input arena (`wire::Held`), whose memory goes
-/// back whole when the session ends.
+/// back whole when the session ends. Behind `Deref` rather than a `Held`
+/// named here: `Held` reaches the crate root's allocator, whose root reaches
+/// the relay and so this file, a circle `cargo xtask circles` refuses.
 pub(crate) type Input = Box<dyn Deref<Target = ReconcileInput>>;
 
 self_cell::self_cell!(
