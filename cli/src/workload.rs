@@ -97,30 +97,13 @@ pub fn rolling_job(groups: usize, n: usize) -> ReconcileInput {
         }),
         nodes,
         allocations,
-        deployment: Some(Deployment {
-            id: deployment_id.into(),
-            job_id: "web-service".into(),
-            job_version: 2,
-            job_create_index: 42,
-            status: DeploymentStatus::Running,
-            description: "Deployment is running".into(),
-            groups: names
-                .iter()
-                .map(|name| DeploymentGroup {
-                    group: name.clone(),
-                    promoted: false,
-                    placed_canaries: Vec::new(),
-                    desired_canaries: 0,
-                    desired_total: n as u32,
-                    placed_allocs: (n * 3 / 10) as u32,
-                    healthy_allocs: (n * 3 / 10) as u32,
-                    unhealthy_allocs: 0,
-                    auto_promote: false,
-                    auto_revert: false,
-                    progress_deadline: 600 * SECOND,
-                })
-                .collect(),
-        }),
+        deployment: Some(running_deployment(
+            deployment_id,
+            "web-service",
+            names.iter().map(String::as_str),
+            n as u32,
+            (n * 3 / 10) as u32,
+        )),
         eval: Evaluation {
             id: "eval-7f3e".into(),
             priority: 50,
@@ -129,6 +112,41 @@ pub fn rolling_job(groups: usize, n: usize) -> ReconcileInput {
         explain: false,
         ext: Vec::new(),
         system: None,
+    }
+}
+
+/// A running deployment of version 2 of `job_id`, without canaries, whose
+/// `groups` each want `total` allocations and have `healthy` placed and
+/// healthy so far.
+pub fn running_deployment<'a>(
+    id: &str,
+    job_id: &str,
+    groups: impl Iterator<Item = &'a str>,
+    total: u32,
+    healthy: u32,
+) -> Deployment {
+    Deployment {
+        id: id.into(),
+        job_id: job_id.into(),
+        job_version: 2,
+        job_create_index: 42,
+        status: DeploymentStatus::Running,
+        description: "Deployment is running".into(),
+        groups: groups
+            .map(|group| DeploymentGroup {
+                group: group.into(),
+                promoted: false,
+                placed_canaries: Vec::new(),
+                desired_canaries: 0,
+                desired_total: total,
+                placed_allocs: healthy,
+                healthy_allocs: healthy,
+                unhealthy_allocs: 0,
+                auto_promote: false,
+                auto_revert: false,
+                progress_deadline: 600 * SECOND,
+            })
+            .collect(),
     }
 }
 

@@ -1,17 +1,16 @@
 //! System jobs: a reconcile of a system job on 10,000 nodes with three groups, natively and through the component.
 
 use super::paths::measure;
-use slotwise_cli::workload::NOW;
-
-const SECOND: i64 = 1_000_000_000;
 use anyhow::Result;
+use slotwise_cli::workload::{running_deployment, NOW};
 use slotwise_host::ComponentReconciler;
 use slotwise_reconciler::{
-    Allocation, AllocationSpec, ClientStatus, Deployment, DeploymentGroup, DeploymentHealth,
-    DeploymentStatus, DesiredStatus, DesiredTransition, Evaluation, Fingerprint, GroupAllocations,
-    Job, JobType, Node, NodeStatus, ObservedState, ReconcileInput, SystemNodes, Task, TaskGroup,
-    UpdateStrategy,
+    Allocation, AllocationSpec, ClientStatus, DeploymentHealth, DesiredStatus, DesiredTransition,
+    Evaluation, Fingerprint, GroupAllocations, Job, JobType, Node, NodeStatus, ObservedState,
+    ReconcileInput, SystemNodes, Task, TaskGroup, UpdateStrategy,
 };
+
+const SECOND: i64 = 1_000_000_000;
 
 /// Nodes of the cluster the system job runs on.
 const NODES: usize = 10_000;
@@ -133,30 +132,13 @@ pub fn cluster(n: usize) -> ReconcileInput {
         }),
         nodes,
         allocations,
-        deployment: Some(Deployment {
-            id: deployment_id.into(),
-            job_id: "node-agents".into(),
-            job_version: 2,
-            job_create_index: 42,
-            status: DeploymentStatus::Running,
-            description: "Deployment is running".into(),
-            groups: groups
-                .iter()
-                .map(|g| DeploymentGroup {
-                    group: g.name.clone(),
-                    promoted: false,
-                    placed_canaries: Vec::new(),
-                    desired_canaries: 0,
-                    desired_total: n as u32,
-                    placed_allocs: 0,
-                    healthy_allocs: 0,
-                    unhealthy_allocs: 0,
-                    auto_promote: false,
-                    auto_revert: false,
-                    progress_deadline: 600 * SECOND,
-                })
-                .collect(),
-        }),
+        deployment: Some(running_deployment(
+            deployment_id,
+            "node-agents",
+            groups.iter().map(|g| g.name.as_str()),
+            n as u32,
+            0,
+        )),
         eval: Evaluation {
             id: "eval-0b1c".into(),
             priority: 50,
