@@ -41,6 +41,10 @@ impl Reporting for Deciding<'_> {
     fn group(&self) -> Option<String> {
         each!(self, g => g.group())
     }
+
+    fn every_step(&self) -> bool {
+        each!(self, g => g.every_step())
+    }
 }
 
 impl<'a> HookedGroup<'a> for Deciding<'a> {

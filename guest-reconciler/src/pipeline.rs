@@ -1,28 +1,31 @@
 //! The pipeline: named steps run in order, each reporting how it ended and what it did; a step may pause the run, which resumes at that step.
 
+use std::borrow::Cow;
+
 use crate::{StepReport, StepStatus};
 
-/// How a step ended.
+/// How a step ended. Most sentences are fixed: they are borrowed, and only
+/// copied when the plan reports them.
 pub(crate) struct Outcome {
     status: StepStatus,
-    message: String,
+    message: Cow<'static, str>,
     finish: bool,
     pause: bool,
 }
 
 impl Outcome {
     /// The step did its work.
-    pub(crate) fn done(message: impl Into<String>) -> Self {
+    pub(crate) fn done(message: impl Into<Cow<'static, str>>) -> Self {
         Self::new(StepStatus::Done, message)
     }
 
     /// The step had nothing to do.
-    pub(crate) fn skipped(message: impl Into<String>) -> Self {
+    pub(crate) fn skipped(message: impl Into<Cow<'static, str>>) -> Self {
         Self::new(StepStatus::Skipped, message)
     }
 
     /// The step held something back until later.
-    pub(crate) fn waiting(message: impl Into<String>) -> Self {
+    pub(crate) fn waiting(message: impl Into<Cow<'static, str>>) -> Self {
         Self::new(StepStatus::Waiting, message)
     }
 
@@ -31,11 +34,11 @@ impl Outcome {
     pub(crate) fn pause() -> Self {
         Self {
             pause: true,
-            ..Self::new(StepStatus::Waiting, String::new())
+            ..Self::new(StepStatus::Waiting, "")
         }
     }
 
-    fn new(status: StepStatus, message: impl Into<String>) -> Self {
+    fn new(status: StepStatus, message: impl Into<Cow<'static, str>>) -> Self {
         Self {
             status,
             message: message.into(),
@@ -57,6 +60,9 @@ pub(crate) trait Reporting {
     fn reports(&mut self) -> &mut Vec<StepReport>;
     /// The group the steps run for; none for job-wide steps.
     fn group(&self) -> Option<String>;
+    /// Whether the plan reports every step, those that had nothing to do
+    /// too: only when the input asks for explanations.
+    fn every_step(&self) -> bool;
 }
 
 /// How a run of steps stopped.
@@ -85,7 +91,7 @@ pub(crate) fn begin<S: Reporting>(state: &mut S, steps: usize) {
 }
 
 /// Runs the step `name` on `state`, appending its report line unless it
-/// pauses.
+/// pauses, or had nothing to do in a plan that reports only what acted.
 #[inline(always)]
 pub(crate) fn step<S: Reporting>(
     state: &mut S,
@@ -96,13 +102,15 @@ pub(crate) fn step<S: Reporting>(
     if outcome.pause {
         return Next::Pause;
     }
-    let group = state.group();
-    state.reports().push(StepReport {
-        step: name.to_string(),
-        group,
-        status: outcome.status,
-        message: outcome.message,
-    });
+    if outcome.status != StepStatus::Skipped || state.every_step() {
+        let group = state.group();
+        state.reports().push(StepReport {
+            step: name.to_string(),
+            group,
+            status: outcome.status,
+            message: outcome.message.into_owned(),
+        });
+    }
     if outcome.finish {
         Next::Finish
     } else {

@@ -170,6 +170,10 @@ impl Reporting for JobRun<'_> {
     fn group(&self) -> Option<String> {
         None
     }
+
+    fn every_step(&self) -> bool {
+        self.input.explain
+    }
 }
 
 /// Turns the groups kept for review into plans, in place.

@@ -82,6 +82,11 @@ proptest! {
     }
 
     #[test]
+    fn explaining_a_plan_adds_only_its_explanations(input in prop_oneof![input(), stopped_input(), held_back_input()]) {
+        plans::explaining_adds_only_explanations(&input)?;
+    }
+
+    #[test]
     fn the_plan_names_only_allocations_of_the_input(input in input()) {
         plans::names_only_input_allocations(&input, &plan(&input))?;
     }

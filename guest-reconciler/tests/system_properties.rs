@@ -21,6 +21,12 @@ proptest! {
         at_most_one_live_per_slot(&input, &plan)?;
     }
 
+    /// Asking for explanations changes nothing but the explanation.
+    #[test]
+    fn explaining_a_plan_adds_only_its_explanations(input in prop_oneof![input(), rollout_input()]) {
+        plans::explaining_adds_only_explanations(&input)?;
+    }
+
     /// Each counter counts the plan's entries, rollouts with canaries
     /// included.
     #[test]

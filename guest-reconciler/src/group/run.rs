@@ -225,6 +225,10 @@ impl Reporting for GroupRun<'_> {
     fn group(&self) -> Option<String> {
         Some(self.spec.name.clone())
     }
+
+    fn every_step(&self) -> bool {
+        self.ctx.explain
+    }
 }
 
 /// The group's state in the current deployment, and whether the deployment

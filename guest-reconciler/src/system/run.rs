@@ -124,4 +124,8 @@ impl Reporting for NodeGroupRun<'_> {
     fn group(&self) -> Option<String> {
         Some(self.spec.name.clone())
     }
+
+    fn every_step(&self) -> bool {
+        self.ctx.input.explain
+    }
 }

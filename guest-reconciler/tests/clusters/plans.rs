@@ -212,3 +212,25 @@ pub fn kept_slots_are_left_alone(
     }
     Ok(())
 }
+
+/// Asking for explanations changes nothing but the explanation: the plan
+/// of `input` with `explain` is the plain one with its slots explained and
+/// the reports of steps that had nothing to do among its step reports, in
+/// their place; the plain plan reports no such step.
+pub fn explaining_adds_only_explanations(input: &ReconcileInput) -> Result<(), TestCaseError> {
+    let mut asked = input.clone();
+    asked.explain = false;
+    let plain = reconcile(&asked).map_err(|e| TestCaseError::fail(e.message))?;
+    asked.explain = true;
+    let mut explained = reconcile(&asked).map_err(|e| TestCaseError::fail(e.message))?;
+    prop_assert!(
+        plain.steps.iter().all(|s| s.status != StepStatus::Skipped),
+        "a plain plan reports a step that had nothing to do"
+    );
+    explained.steps.retain(|s| s.status != StepStatus::Skipped);
+    for g in &mut explained.groups {
+        g.slots.clear();
+    }
+    prop_assert_eq!(plain, explained);
+    Ok(())
+}

@@ -46,7 +46,8 @@ pub struct ScenarioFile {
     pub eval: Option<EvalFile>,
     /// The current time. Absent: 2026-01-01T00:00:00Z.
     pub now: Option<Time>,
-    /// Ask for the per-slot explanation.
+    /// Ask for the per-slot explanation, and for the reports of steps that
+    /// had nothing to do.
     #[serde(default)]
     pub explain: bool,
     /// Plugin data carried over from the previous plan.
