@@ -300,6 +300,12 @@ impl<'a> Deployments<'a> {
         self.placed_canaries.contains_key(id)
     }
 
+    /// Whether any group's state in the current deployment lists a placed
+    /// canary.
+    pub(crate) fn has_current_canaries(&self) -> bool {
+        !self.placed_canaries.is_empty()
+    }
+
     /// Whether canary `id` must go: an unpromoted one of the old deployment,
     /// or of the current deployment if it failed.
     pub(crate) fn is_doomed_canary(&self, id: &str) -> bool {

@@ -13,7 +13,15 @@ pub(super) fn run(g: &mut GroupRun) -> Outcome {
         return Outcome::skipped("no deployment has canaries");
     }
     let mut cancelled = 0;
-    for i in 0..g.candidates.len() {
+    // Asking about a candidate reads its id from the allocation's record,
+    // which in a group larger than the cache is a miss per candidate: each
+    // pass runs only when there is a canary for it to find.
+    let doomed = if g.deployments.dooms_canaries() {
+        0..g.candidates.len()
+    } else {
+        0..0
+    };
+    for i in doomed {
         let c = &g.candidates[i];
         if !c.has(Marks::TRACKED) || !g.deployments.is_doomed_canary(c.id()) {
             continue;
@@ -39,7 +47,12 @@ pub(super) fn run(g: &mut GroupRun) -> Outcome {
         return Outcome::done(say!(cancelled, " canaries of old deployments stopped"));
     }
     let (mut kept, mut replaced) = (0, 0);
-    for i in 0..g.candidates.len() {
+    let current = if g.deployments.has_current_canaries() {
+        0..g.candidates.len()
+    } else {
+        0..0
+    };
+    for i in current {
         let c = &g.candidates[i];
         if !c.has(Marks::TRACKED) || !g.deployments.is_current_canary(c.id()) {
             continue;

@@ -9,14 +9,27 @@ use crate::{AllocationUpdate, Reason};
 
 pub(super) fn run(g: &mut GroupRun) -> Outcome {
     let now = g.ctx.now;
-    for c in g.candidates.iter_mut().filter(|c| c.is(Standing::Expiring)) {
-        c.standing = Standing::Lost;
+    // One pass over the candidates finds all the step works on: in a group
+    // larger than the cache, each pass costs about the candidates' bytes.
+    let (mut lost, mut later, mut disconnected) = (Vec::new(), Vec::new(), Vec::new());
+    for (i, c) in g.candidates.iter_mut().enumerate() {
+        if c.is(Standing::Expiring) {
+            c.standing = Standing::Lost;
+        }
+        if c.is(Standing::Lost) {
+            lost.push(i);
+        }
+        if let Some(&at) = c.reschedule_later.as_deref() {
+            later.push((i, at));
+        }
+        if c.has(Marks::DISCONNECTED) {
+            disconnected.push(i);
+        }
     }
 
     // A client that lost contact stops its allocations itself after a while;
     // replacing them before that would run two copies at once.
-    let lost_later: Vec<(usize, i64)> = g
-        .positions(Standing::Lost)
+    let lost_later: Vec<(usize, i64)> = lost
         .into_iter()
         .filter_map(|i| {
             let c = &g.candidates[i];
@@ -31,14 +44,6 @@ pub(super) fn run(g: &mut GroupRun) -> Outcome {
     g.waiting_for_lost = !lost_later.is_empty();
     g.create_evals(batches(lost_later), Purpose::LostLater, true);
 
-    let later: Vec<(usize, i64)> = (0..g.candidates.len())
-        .filter_map(|i| {
-            g.candidates[i]
-                .reschedule_later
-                .as_deref()
-                .map(|&at| (i, at))
-        })
-        .collect();
     g.rescheduling_later = later.len();
     let positions: Vec<usize> = later.iter().map(|&(i, _)| i).collect();
     g.create_evals(batches(later), Purpose::RescheduleLater, true);
@@ -61,7 +66,8 @@ pub(super) fn run(g: &mut GroupRun) -> Outcome {
         g.plan.counters.reschedule_later = positions.len() as u32;
     }
 
-    for c in g.candidates.iter().filter(|c| c.has(Marks::DISCONNECTED)) {
+    for i in disconnected {
+        let c = &g.candidates[i];
         g.plan.disconnect_updates.push(AllocationUpdate {
             allocation: c.id().to_string(),
             name_index: c.index(),

@@ -37,31 +37,26 @@ pub(super) fn run(g: &mut GroupRun) -> Outcome {
 fn propose(g: &mut GroupRun) {
     let count = g.spec.count;
     let canarying = g.canarying;
-    let mut proposed: Vec<Proposal> = (0..g.candidates.len())
-        .filter(|&i| g.candidates[i].has(Marks::RESCHEDULE_NOW))
-        .map(|i| {
-            let c = &g.candidates[i];
-            replacement(
-                i,
-                c,
-                canarying,
-                true,
-                say!("replaces failed allocation ", c.id()),
-            )
-        })
-        .collect();
-    // One pass over the candidates for the three counts.
-    let mut existing = g
-        .candidates
-        .iter()
-        .map(|c| {
-            usize::from(c.is(Standing::Untainted))
-                + usize::from(c.is(Standing::Migrating))
-                + usize::from(c.has(Marks::RESCHEDULE_NOW))
-        })
-        .sum::<usize>()
-        + g.held_within_count();
-    for i in g.positions(Standing::Lost) {
+    // One pass over the candidates proposes the replacements of failed
+    // ones, counts those that hold the count and finds the lost: in a
+    // group larger than the cache, each pass costs about the candidates'
+    // bytes.
+    let (mut proposed, mut existing, mut lost) = (Vec::new(), 0, Vec::new());
+    for (i, c) in g.candidates.iter().enumerate() {
+        let replaced = c.has(Marks::RESCHEDULE_NOW);
+        if replaced {
+            let message = say!("replaces failed allocation ", c.id());
+            proposed.push(replacement(i, c, canarying, true, message));
+        }
+        existing += usize::from(c.is(Standing::Untainted))
+            + usize::from(c.is(Standing::Migrating))
+            + usize::from(replaced);
+        if c.is(Standing::Lost) {
+            lost.push(i);
+        }
+    }
+    existing += g.held_within_count();
+    for i in lost {
         if existing >= count as usize {
             break;
         }

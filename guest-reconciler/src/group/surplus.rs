@@ -10,26 +10,13 @@ use crate::{ClientStatus, Reason};
 
 pub(super) fn run(g: &mut GroupRun) -> Outcome {
     let count = g.spec.count;
-    let claims = g
-        .candidates
-        .iter()
-        .filter(|c| {
-            c.has(Marks::RESCHEDULE_NOW)
-                || matches!(
-                    c.standing,
-                    Standing::Untainted
-                        | Standing::Migrating
-                        | Standing::Lost
-                        | Standing::Rescheduled
-                )
-        })
-        .map(|c| c.index())
-        // A slot a policy holds stays taken, with or without an allocation.
-        .chain(g.hooks.held.iter().copied());
-    g.occupancy = Occupancy::new(count, claims);
     g.canarying = g.dstate.desired_canaries != 0 && !g.dstate.promoted;
-
-    let lost = g.positions(Standing::Lost);
+    // One pass over the candidates takes the slots' claims and the three
+    // tallies below: in a group larger than the cache, each pass costs
+    // about the candidates' bytes, and this step took four.
+    let tally = Tally::of(g);
+    g.occupancy = tally.occupancy;
+    let lost = tally.lost;
     for &i in &lost {
         let message = lost_because(g, i);
         g.stop(
@@ -40,14 +27,8 @@ pub(super) fn run(g: &mut GroupRun) -> Outcome {
             Counted::AsStop,
         );
     }
-
-    // Unknown allocations hold their slot but do not count as running, and
-    // canaries awaiting promotion are not counted against the old version.
-    let counted = (0..g.candidates.len())
-        .filter(|&i| g.is_working(i) && g.candidates[i].client_status() != ClientStatus::Unknown)
-        .count()
-        + g.held_within_count();
-    let excess = counted as i64 + g.count_of(Standing::Migrating) as i64 - i64::from(count);
+    let counted = tally.working + g.held_within_count();
+    let excess = counted as i64 + tally.migrating as i64 - i64::from(count);
     if excess <= 0 {
         return Outcome::done(say!(
             lost.len(),
@@ -103,6 +84,53 @@ pub(super) fn run(g: &mut GroupRun) -> Outcome {
         " surplus stopped for a count of ",
         count
     ))
+}
+
+/// What the step reads of the candidates, in one pass.
+struct Tally {
+    /// The slots claimed: by candidates that hold one, and by policies.
+    occupancy: Occupancy,
+    /// The positions of the lost candidates, in order.
+    lost: Vec<usize>,
+    /// Candidates counted as running: working, and not unknown, which hold
+    /// their slot but do not count; canaries awaiting promotion are not
+    /// counted against the old version either (see `GroupRun::is_working`).
+    working: usize,
+    migrating: usize,
+}
+
+impl Tally {
+    fn of(g: &GroupRun) -> Self {
+        let (mut lost, mut working, mut migrating) = (Vec::new(), 0, 0);
+        let claims = g.candidates.iter().enumerate().filter_map(|(i, c)| {
+            match c.standing {
+                Standing::Lost => lost.push(i),
+                Standing::Migrating => migrating += 1,
+                _ => {}
+            }
+            if g.is_working(i) && c.client_status() != ClientStatus::Unknown {
+                working += 1;
+            }
+            let claims = c.has(Marks::RESCHEDULE_NOW)
+                || matches!(
+                    c.standing,
+                    Standing::Untainted
+                        | Standing::Migrating
+                        | Standing::Lost
+                        | Standing::Rescheduled
+                );
+            claims.then(|| c.index())
+        });
+        // A slot a policy holds stays taken, with or without an allocation.
+        let claims = claims.chain(g.hooks.held.iter().copied());
+        let occupancy = Occupancy::new(g.spec.count, claims);
+        Self {
+            occupancy,
+            lost,
+            working,
+            migrating,
+        }
+    }
 }
 
 /// After promotion, an old allocation sharing its slot with a canary goes first.
