@@ -148,8 +148,11 @@ fn give_up_canary_slots(g: &mut GroupRun, surplus: &mut Surplus) {
 /// Allocations about to migrate are cheaper to drop than running ones: the
 /// highest slots among them stop instead of moving.
 fn give_up_migrating(g: &mut GroupRun, surplus: &mut Surplus) {
+    if surplus.done() {
+        return;
+    }
     let migrating = g.positions(Standing::Migrating);
-    if surplus.done() || migrating.is_empty() {
+    if migrating.is_empty() {
         return;
     }
     let count = g.spec.count;
