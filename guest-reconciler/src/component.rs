@@ -37,10 +37,11 @@ impl GuestSession for SessionResource {
     }
 
     fn open_encoded(input: Vec<u8>, plugins: Vec<Consulted>) -> Result<SessionHandle, InputError> {
-        // Decoded into the input arena, as `reconcile-encoded` does; the
-        // arena's memory, and the buffer held with it, go back whole when
-        // the session ends.
-        let decoded = crate::wire::decode_held(input);
+        // Decoded into the input arena, then the buffer freed before
+        // planning, as `reconcile-encoded` does; the arena's memory goes
+        // back whole when the session ends.
+        let decoded = crate::wire::decode_held(&input);
+        drop(input);
         let session = Session::open_held(Box::new(decoded?), plugins)?;
         Ok(SessionHandle::new(SessionResource(RefCell::new(session))))
     }

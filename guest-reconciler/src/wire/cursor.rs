@@ -17,8 +17,6 @@ pub(super) struct Cursor<'a> {
     bytes: &'a [u8],
     at: usize,
     failed: bool,
-    /// Strings are made over their bytes in the buffer, not copied.
-    in_place: bool,
 }
 
 impl<'a> Cursor<'a> {
@@ -27,27 +25,7 @@ impl<'a> Cursor<'a> {
             bytes,
             at: 0,
             failed: false,
-            in_place: false,
         }
-    }
-
-    /// A cursor whose strings are their bytes in `bytes`, not copies.
-    ///
-    /// # Safety
-    /// Every string read must be forgotten, never dropped, grown or
-    /// changed, and `bytes` must stay where it is, unchanged, until then:
-    /// such a string's memory is the buffer's, which its drop would free
-    /// as if it were a block of its own.
-    pub(super) unsafe fn in_place(bytes: &'a [u8]) -> Self {
-        Self {
-            in_place: true,
-            ..Self::new(bytes)
-        }
-    }
-
-    /// Whether its strings are made over the buffer's bytes.
-    pub(super) fn is_in_place(&self) -> bool {
-        self.in_place
     }
 
     /// Whether everything read so far was valid.
@@ -208,17 +186,14 @@ impl<'a> Cursor<'a> {
         }
         let bytes = &self.bytes[self.at..self.at + n];
         self.at += n;
-        if !ascii(bytes) && std::str::from_utf8(bytes).is_err() {
-            return self.fail();
+        if ascii(bytes) {
+            // SAFETY: every byte is below 0x80, and ASCII is UTF-8.
+            return unsafe { std::str::from_utf8_unchecked(bytes) }.to_owned();
         }
-        if self.in_place && !bytes.is_empty() {
-            // SAFETY: the bytes are UTF-8, checked above; the string is
-            // never freed, grown or changed, and the buffer outlives it
-            // (the contract of `Cursor::in_place`).
-            return unsafe { String::from_raw_parts(bytes.as_ptr().cast_mut(), n, n) };
+        match std::str::from_utf8(bytes) {
+            Ok(s) => s.to_owned(),
+            Err(_) => self.fail(),
         }
-        // SAFETY: the bytes are UTF-8, checked above.
-        unsafe { std::str::from_utf8_unchecked(bytes) }.to_owned()
     }
 
     /// An enum's case index, below `cases`.

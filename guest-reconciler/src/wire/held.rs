@@ -11,34 +11,25 @@ use std::ops::Deref;
 pub(crate) struct Held<T> {
     value: ManuallyDrop<T>,
     in_arena: bool,
-    /// The buffer the value was decoded from, kept while the value lives
-    /// when the value is in the arena: its strings may be the buffer's
-    /// bytes. Empty otherwise. Freed after the value, as a field.
-    buffer: Vec<u8>,
 }
 
 impl<T> Held<T> {
-    /// Runs `decode` on `buffer`, every block it allocates carved from the
-    /// input arena when the arena can be opened, which `decode` is told.
-    /// When it is not, the buffer is freed at once.
+    /// Runs `decode`, every block it allocates carved from the input arena
+    /// when the arena can be opened.
     ///
     /// # Safety
     /// Nothing `decode` allocates may outlive it other than in the value it
     /// returns (no cache, no static), and the value must need nothing of
-    /// its drop but the freeing of its blocks. Told the arena is open,
-    /// `decode` may make strings over the buffer's bytes (see
-    /// `Cursor::in_place`): the value is then never dropped, and the buffer
-    /// stays, unchanged, until the arena is given back.
-    pub(super) unsafe fn decode(buffer: Vec<u8>, decode: impl FnOnce(&[u8], bool) -> T) -> Self {
+    /// its drop but the freeing of its blocks.
+    pub(super) unsafe fn decode(decode: impl FnOnce() -> T) -> Self {
         let in_arena = arena::open();
-        let value = decode(&buffer, in_arena);
+        let value = decode();
         if in_arena {
             arena::close();
         }
         Self {
             value: ManuallyDrop::new(value),
             in_arena,
-            buffer: if in_arena { buffer } else { Vec::new() },
         }
     }
 }
@@ -52,19 +43,16 @@ impl<T, E> Held<Result<T, E>> {
         // SAFETY: `this` is never dropped, so its value is taken once, and
         // whichever part is taken is held again below, to go as it came.
         let value = unsafe { ManuallyDrop::take(&mut this.value) };
-        let buffer = std::mem::take(&mut this.buffer);
         match value {
             Ok(value) => Ok(Held {
                 value: ManuallyDrop::new(value),
                 in_arena,
-                buffer,
             }),
             Err(error) => {
                 let owned = own(&error);
                 drop(Held {
                     value: ManuallyDrop::new(error),
                     in_arena,
-                    buffer,
                 });
                 Err(owned)
             }
@@ -143,7 +131,7 @@ mod tests {
     fn a_held_error_is_made_into_an_owned_one_and_dropped_exactly_once() {
         let drops = Rc::new(Cell::new(0));
         // SAFETY: the closure allocates nothing beyond the value it returns.
-        let held = unsafe { Held::decode(vec![1], |_, _| Err::<u8, _>(Counted(drops.clone()))) };
+        let held = unsafe { Held::decode(|| Err::<u8, _>(Counted(drops.clone()))) };
         let owned = held.or_else_own(|_| "refused");
         assert!(matches!(owned, Err("refused")));
         assert_eq!(drops.get(), 1);
@@ -153,7 +141,7 @@ mod tests {
     fn a_held_value_stays_held_until_dropped_and_is_dropped_exactly_once() {
         let drops = Rc::new(Cell::new(0));
         // SAFETY: as above.
-        let held = unsafe { Held::decode(vec![1], |_, _| Ok::<_, ()>(Counted(drops.clone()))) };
+        let held = unsafe { Held::decode(|| Ok::<_, ()>(Counted(drops.clone()))) };
         let value = held
             .or_else_own(|()| ())
             .unwrap_or_else(|()| panic!("a value"));

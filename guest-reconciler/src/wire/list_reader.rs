@@ -21,56 +21,24 @@ const MIN_ALLOCATION_BYTES: usize = 16;
 /// The input in `body`, or `None` when anything in it is not as expected:
 /// the caller then reads it with postcard alone, which says what is wrong.
 pub(super) fn input(body: &[u8]) -> Option<ReconcileInput> {
-    read(Cursor::new(body))
-}
-
-/// As [`input`], with every string the reader takes made over its bytes
-/// in `body` rather than copied.
-///
-/// # Safety
-/// As for [`Cursor::in_place`]: the input is forgotten, never dropped
-/// or changed, and `body` stays as it is until then.
-pub(super) unsafe fn input_in_place(body: &[u8]) -> Option<ReconcileInput> {
-    // SAFETY: passed on to the caller.
-    read(unsafe { Cursor::in_place(body) })
-}
-
-fn read(mut at: Cursor) -> Option<ReconcileInput> {
+    let mut at = Cursor::new(body);
     let job_id = at.string();
-    let job = at.postcard();
+    let job = at.postcard()?;
     let nodes = at.list(MIN_NODE_BYTES, node);
     let allocations = at.list(2, group);
-    let deployment = at.postcard();
-    let eval = at.postcard();
-    let now = at.s64();
-    let explain = at.bool();
-    let ext = at.postcard();
-    let system = at.postcard();
-    let whole = at.ok() && at.remaining() == 0;
-    match (job, deployment, eval, ext, system) {
-        (Some(job), Some(deployment), Some(eval), Some(ext), Some(system)) if whole => {
-            Some(ReconcileInput {
-                job_id,
-                job,
-                nodes,
-                allocations,
-                deployment,
-                eval,
-                now,
-                explain,
-                ext,
-                system,
-            })
-        }
-        _ => {
-            // What was read in place is never dropped; postcard's parts
-            // own their strings.
-            if at.is_in_place() {
-                std::mem::forget((job_id, nodes, allocations));
-            }
-            None
-        }
-    }
+    let input = ReconcileInput {
+        job_id,
+        job,
+        nodes,
+        allocations,
+        deployment: at.postcard()?,
+        eval: at.postcard()?,
+        now: at.s64(),
+        explain: at.bool(),
+        ext: at.postcard()?,
+        system: at.postcard()?,
+    };
+    (at.ok() && at.remaining() == 0).then_some(input)
 }
 
 fn node(at: &mut Cursor) -> Node {
