@@ -15,6 +15,7 @@ use crate::ruling::{Point, Wants};
 use crate::run::{finish_groups, Decided, JobRun};
 use crate::sentence::say;
 use crate::slot_hooks::HookedGroup;
+use crate::validation::Noted;
 use crate::{phrasing, validation, InputError, JobType, Plan, ReconcileInput};
 
 /// Decides what must change for the job described by `input`, with no
@@ -28,10 +29,22 @@ use crate::{phrasing, validation, InputError, JobType, Plan, ReconcileInput};
 /// allocation the plan names is in the input, and none is stopped twice.
 pub fn reconcile(input: &ReconcileInput) -> Result<Plan, InputError> {
     validation::check(input)?;
+    Ok(plan(input))
+}
+
+/// As [`reconcile`], validating from the notes of the input's reader when
+/// it has them (see `validation::Screen`).
+pub(crate) fn reconcile_noted<I: Noted + ?Sized>(input: &I) -> Result<Plan, InputError> {
+    validation::check_noted(input)?;
+    Ok(plan(input))
+}
+
+/// The plan for a valid input.
+fn plan(input: &ReconcileInput) -> Plan {
     let mut run = JobRun::new(input, Wants::default());
     // Nothing is wanted, so no step pauses: the run goes to its end.
     run.advance();
-    Ok(run.finish())
+    run.finish()
 }
 
 impl JobRun<'_> {

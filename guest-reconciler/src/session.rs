@@ -11,6 +11,7 @@ use crate::plugin::{Batch, Hook, Kept, ViewParts};
 use crate::ruling::{Point, Wants};
 use crate::run::{carried_ext, JobRun};
 use crate::sentence::say;
+use crate::validation::Noted;
 use crate::views::{self, Shown};
 use crate::{
     phrasing, Consulted, Failure, FailureKind, InputError, LogLevel, Mode, Plan, PluginFailure,
@@ -18,7 +19,6 @@ use crate::{
     StepStatus,
 };
 use std::collections::BTreeMap;
-use std::ops::Deref;
 
 /// Log lines one call may leave; past them the call fails as too large.
 pub const MAX_LOG_LINES: usize = 100;
@@ -33,11 +33,10 @@ pub const MAX_LOG_LINE: usize = 1 << 10;
 pub const MAX_KEPT_LOG_LINES: usize = 1_000;
 
 /// A session's input: the input itself, or, in the component, the input as
-/// decoded into the allocator's input arena (`wire::Held`), whose memory goes
-/// back whole when the session ends. Behind `Deref` rather than a `Held`
-/// named here: `Held` reaches the crate root's allocator, whose root reaches
-/// the relay and so this file, a circle `cargo xtask circles` refuses.
-pub(crate) type Input = Box<dyn Deref<Target = ReconcileInput>>;
+/// decoded into the input arena with its reader's notes (`wire::HeldInput`).
+/// Behind a trait rather than named here: `Held` reaches the crate root's
+/// allocator, whose root reaches this file, a circle `xtask circles` refuses.
+pub(crate) type Input = Box<dyn Noted>;
 
 self_cell::self_cell!(
     /// The input and the run that borrows it.
@@ -117,7 +116,7 @@ impl Session {
 
     /// As [`Session::open`], for an input held as the caller chose.
     pub(crate) fn open_held(input: Input, plugins: Vec<Consulted>) -> Result<Self, InputError> {
-        crate::validation::check(&input)?;
+        crate::validation::check_noted(&*input)?;
         for (i, c) in plugins.iter().enumerate() {
             if plugins[..i].iter().any(|d| d.name == c.name) {
                 return Err(InputError {

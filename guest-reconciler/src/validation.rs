@@ -4,14 +4,12 @@ use crate::sentence::say;
 use crate::{Duration, InputError, Job, JobType, ReconcileInput, SystemNodes, TaskGroup};
 
 mod distinct_ids;
+mod limits;
 mod repeats;
+mod screen;
 
-/// The largest group count accepted. Larger counts are almost certainly
-/// mistakes, and would make plans of millions of placements.
-pub const MAX_COUNT: u32 = 1_000_000;
-
-/// The largest name index accepted, for the same reason.
-pub const MAX_NAME_INDEX: u32 = MAX_COUNT;
+pub use limits::{MAX_COUNT, MAX_NAME_INDEX};
+pub(crate) use screen::{Noted, Noting, Screen};
 
 fn error(field: String, message: String) -> InputError {
     InputError { field, message }
@@ -22,6 +20,18 @@ fn error(field: String, message: String) -> InputError {
 /// # Errors
 /// The first inconsistency found, with the path of its field.
 pub fn check(input: &ReconcileInput) -> Result<(), InputError> {
+    check_with(input, None)
+}
+
+/// As [`check`], from the notes of the input's reader when it has them.
+///
+/// # Errors
+/// As [`check`]: the same error for the same input.
+pub(crate) fn check_noted<I: Noted + ?Sized>(input: &I) -> Result<(), InputError> {
+    check_with(input, input.screen())
+}
+
+fn check_with(input: &ReconcileInput, screen: Option<&Screen>) -> Result<(), InputError> {
     if let Some(job) = &input.job {
         if job.id != input.job_id {
             return Err(error(
@@ -45,7 +55,7 @@ pub fn check(input: &ReconcileInput) -> Result<(), InputError> {
         |i| say!("allocations[", i, "].group"),
         "group",
     )?;
-    check_allocations(input)?;
+    check_allocations(input, screen)?;
     check_system(input)?;
     if let Some(deployment) = &input.deployment {
         if deployment.job_id != input.job_id {
@@ -69,24 +79,15 @@ pub fn check(input: &ReconcileInput) -> Result<(), InputError> {
     Ok(())
 }
 
-fn check_allocations(input: &ReconcileInput) -> Result<(), InputError> {
-    let total = input.allocations.iter().map(|g| g.allocations.len()).sum();
-    // Valid inputs, the rule, are cleared in one pass without a set of
+fn check_allocations(input: &ReconcileInput, screen: Option<&Screen>) -> Result<(), InputError> {
+    // Valid inputs, the rule, are cleared from their notes without a set of
     // every id; any doubt goes to the exact check, which finds the first
     // error in input order.
-    let mut sound = true;
-    let ids = input
-        .allocations
-        .iter()
-        .flat_map(|g| &g.allocations)
-        .map(|a| {
-            let spec = &a.spec;
-            sound &= !spec.id.is_empty()
-                && (spec.node as usize) < input.nodes.len()
-                && spec.name_index <= MAX_NAME_INDEX;
-            spec.id.as_str()
-        });
-    if distinct_ids::surely_distinct(ids, total) && sound {
+    let cleared = match screen.and_then(|s| s.clears(input)) {
+        Some(cleared) => cleared,
+        None => Screen::of(input).clears(input) == Some(true),
+    };
+    if cleared {
         return Ok(());
     }
     first_inconsistency(input)

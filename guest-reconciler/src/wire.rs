@@ -25,8 +25,9 @@ mod sample_outcomes;
 mod writer;
 
 use crate::sentence::say;
+use crate::validation::{Noted, Noting, Screen};
 use crate::{InputError, Plan, ReconcileInput};
-pub(crate) use held::Held;
+use held::Held;
 use serde::{de::DeserializeOwned, Serialize};
 
 /// The first two bytes of every buffer.
@@ -105,16 +106,31 @@ pub fn encode_input(input: &ReconcileInput) -> Vec<u8> {
 /// # Errors
 /// When the buffer is not an encoded input of this format version.
 pub fn decode_input(bytes: &[u8]) -> Result<ReconcileInput, WireError> {
+    decode_noting::<()>(bytes).map(|decoded| decoded.input)
+}
+
+/// An input as read, with what its reader noted of its allocations.
+struct Decoded<N> {
+    input: ReconcileInput,
+    /// `None` when postcard read the input, not the hand-written reader.
+    notes: Option<N>,
+}
+
+/// Reads an input buffer, noting its allocations with `N`.
+fn decode_noting<N: Noting>(bytes: &[u8]) -> Result<Decoded<N>, WireError> {
     // The large lists are read by hand (10,000 allocations: 0.72 ms natively
     // against serde's 1.21); postcard reads again whatever that reader does
     // not take whole, and says what is wrong with it.
-    if let Some(input) = body(Content::Input, bytes)
+    if let Some((input, notes)) = body(Content::Input, bytes)
         .ok()
-        .and_then(list_reader::input)
+        .and_then(list_reader::input::<N>)
     {
-        return Ok(input);
+        return Ok(Decoded {
+            input,
+            notes: Some(notes),
+        });
     }
-    reference::decode_input(bytes)
+    reference::decode_input(bytes).map(|input| Decoded { input, notes: None })
 }
 
 /// The format as postcard writes and reads it through serde alone: the
@@ -184,7 +200,7 @@ pub fn reconcile_encoded(input: Vec<u8>) -> Vec<u8> {
     let decoded = decode_held(&input);
     drop(input);
     let outcome = decoded.and_then(|input| {
-        let plan = crate::reconcile(&input);
+        let plan = crate::reconcile::reconcile_noted(&input);
         // The decoded input goes before the plan is written, so that its
         // memory serves the plan's buffer.
         drop(input);
@@ -194,14 +210,34 @@ pub fn reconcile_encoded(input: Vec<u8>) -> Vec<u8> {
 }
 
 /// Reads an input buffer into the component allocator's input arena, where
-/// the build has one (see `held`): once the input is dropped, its memory goes
-/// back whole rather than record by record. A buffer that cannot be read
-/// gives an input error, which owns its memory.
-pub(crate) fn decode_held(bytes: &[u8]) -> Result<Held<ReconcileInput>, InputError> {
-    // SAFETY: decoding keeps nothing it allocates beyond the input or the
-    // error it returns, and both are plain data.
-    let decoded = unsafe { Held::decode(|| decode_input(bytes)) };
-    decoded.or_else_own(|e| InputError::from(e.clone()))
+/// the build has one (see `held`), noting its allocations for validation:
+/// once the input is dropped, its memory goes back whole rather than record
+/// by record. A buffer that cannot be read gives an input error, which owns
+/// its memory.
+pub(crate) fn decode_held(bytes: &[u8]) -> Result<HeldInput, InputError> {
+    // SAFETY: decoding keeps nothing it allocates beyond the input, its
+    // notes or the error it returns, and all are plain data.
+    let decoded = unsafe { Held::decode(|| decode_noting::<Screen>(bytes)) };
+    decoded
+        .or_else_own(|e| InputError::from(e.clone()))
+        .map(HeldInput)
+}
+
+/// A decoded input held as `decode_held` holds it, with its reader's notes.
+pub(crate) struct HeldInput(Held<Decoded<Screen>>);
+
+impl std::ops::Deref for HeldInput {
+    type Target = ReconcileInput;
+
+    fn deref(&self) -> &ReconcileInput {
+        &self.0.input
+    }
+}
+
+impl Noted for HeldInput {
+    fn screen(&self) -> Option<&Screen> {
+        self.0.notes.as_ref()
+    }
 }
 
 fn encode<T: Serialize + ?Sized>(content: Content, value: &T) -> Vec<u8> {
@@ -398,7 +434,34 @@ mod tests {
         for input in [minimal(), full()] {
             let bytes = encode_input(&input);
             assert_eq!(bytes, reference::encode_input(&input));
-            assert_eq!(list_reader::input(&bytes[HEADER_LEN..]), Some(input));
+            let read = list_reader::input::<()>(&bytes[HEADER_LEN..]);
+            assert_eq!(read.map(|(input, ())| input), Some(input));
+        }
+    }
+
+    #[test]
+    fn the_encoded_path_validates_from_its_notes_as_the_plain_one_does() {
+        let breaks: [fn(&mut crate::AllocationSpec); 5] = [
+            |_| {},
+            |s| s.id = "a".into(),
+            |s| s.node = 1,
+            |s| s.id.clear(),
+            |s| s.name_index = crate::MAX_NAME_INDEX + 1,
+        ];
+        for (i, broken) in breaks.into_iter().enumerate() {
+            let mut input = full();
+            input.job = None;
+            let allocations = &mut input.allocations[0].allocations;
+            allocations[0].spec.name_index = 0;
+            let mut second = allocations[0].clone();
+            second.spec.id = "b".into();
+            second.spec.name_index = 3;
+            broken(&mut second.spec);
+            allocations.push(second);
+            let plain = crate::reconcile(&input);
+            assert_eq!(plain.is_ok(), i == 0, "{plain:?}");
+            let encoded = decode_outcome(&reconcile_encoded(encode_input(&input)));
+            assert_eq!(encoded.ok(), Some(plain));
         }
     }
 

@@ -224,15 +224,22 @@ impl<'a> Cursor<'a> {
     /// list after building it was a sixth of decoding). Once a read fails
     /// the cursor is at the end, so the items still to come are
     /// placeholders that cost a check each.
-    pub(super) fn list<T>(
+    pub(super) fn list<T>(&mut self, min_bytes: usize, read: impl FnMut(&mut Self) -> T) -> Vec<T> {
+        self.list_counted(min_bytes, |_| read)
+    }
+
+    /// As [`Cursor::list`], with the reader of its items made by `reader`
+    /// from the list's length, once it is known to fit in what is left.
+    pub(super) fn list_counted<T, R: FnMut(&mut Self) -> T>(
         &mut self,
         min_bytes: usize,
-        mut read: impl FnMut(&mut Self) -> T,
+        reader: impl FnOnce(usize) -> R,
     ) -> Vec<T> {
         let n = self.len();
         if n > self.remaining() / min_bytes.max(1) {
             return self.fail();
         }
+        let mut read = reader(n);
         (0..n).map(|_| read(self)).collect()
     }
 

@@ -5,6 +5,7 @@
 //! Field order is WIT order, as in every other reader of the format.
 
 use super::cursor::Cursor;
+use crate::validation::Noting;
 use crate::{
     Allocation, AllocationSpec, ClientStateChange, DeploymentHealth, DesiredStatus,
     DesiredTransition, Fingerprint, GroupAllocations, Node, NodeStatus, ObservedState,
@@ -18,14 +19,16 @@ const MIN_NODE_BYTES: usize = 4;
 /// Fewer bytes than any encoded allocation takes (see `allocation_list`).
 const MIN_ALLOCATION_BYTES: usize = 16;
 
-/// The input in `body`, or `None` when anything in it is not as expected:
-/// the caller then reads it with postcard alone, which says what is wrong.
-pub(super) fn input(body: &[u8]) -> Option<ReconcileInput> {
+/// The input in `body`, with what `N` notes of its allocations, or `None`
+/// when anything in it is not as expected: the caller then reads it with
+/// postcard alone, which says what is wrong.
+pub(super) fn input<N: Noting>(body: &[u8]) -> Option<(ReconcileInput, N)> {
     let mut at = Cursor::new(body);
     let job_id = at.string();
     let job = at.postcard()?;
     let nodes = at.list(MIN_NODE_BYTES, node);
-    let allocations = at.list(2, group);
+    let mut notes = N::for_nodes(nodes.len());
+    let allocations = at.list(2, |at| group(at, &mut notes));
     let input = ReconcileInput {
         job_id,
         job,
@@ -38,7 +41,7 @@ pub(super) fn input(body: &[u8]) -> Option<ReconcileInput> {
         ext: at.postcard()?,
         system: at.postcard()?,
     };
-    (at.ok() && at.remaining() == 0).then_some(input)
+    (at.ok() && at.remaining() == 0).then_some((input, notes))
 }
 
 fn node(at: &mut Cursor) -> Node {
@@ -60,11 +63,17 @@ fn pair(at: &mut Cursor) -> (String, String) {
     (at.string(), at.string())
 }
 
-fn group(at: &mut Cursor) -> GroupAllocations {
-    GroupAllocations {
-        group: at.string(),
-        allocations: at.list(MIN_ALLOCATION_BYTES, allocation),
-    }
+fn group<N: Noting>(at: &mut Cursor, notes: &mut N) -> GroupAllocations {
+    let group = at.string();
+    let allocations = at.list_counted(MIN_ALLOCATION_BYTES, |n| {
+        notes.reserve(n);
+        |at: &mut Cursor| {
+            let allocation = allocation(at);
+            notes.note(&allocation.spec);
+            allocation
+        }
+    });
+    GroupAllocations { group, allocations }
 }
 
 #[inline(always)]
