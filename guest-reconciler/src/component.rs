@@ -37,12 +37,10 @@ impl GuestSession for SessionResource {
     }
 
     fn open_encoded(input: Vec<u8>, plugins: Vec<Consulted>) -> Result<SessionHandle, InputError> {
-        // Decoded into the input arena, then the buffer freed before
-        // planning, as `reconcile-encoded` does; the arena's memory goes
-        // back whole when the session ends.
-        let decoded = crate::wire::decode_held(&input);
-        drop(input);
-        let session = Session::open_held(Box::new(decoded?), plugins)?;
+        // Decoded into the input arena as `reconcile-encoded` does; the
+        // arena's memory, and the buffer its strings are lent from, go back
+        // when the session ends.
+        let session = Session::open_held(Box::new(crate::wire::decode_held(input)?), plugins)?;
         Ok(SessionHandle::new(SessionResource(RefCell::new(session))))
     }
 
