@@ -26,10 +26,16 @@ impl SessionGuest for Component {
 /// A session as the component exports it: methods take `&self`.
 struct SessionResource(RefCell<Session>);
 
+impl SessionResource {
+    /// The handle the host holds for `session`.
+    fn handle(session: Session) -> SessionHandle {
+        SessionHandle::new(Self(RefCell::new(session)))
+    }
+}
+
 impl GuestSession for SessionResource {
     fn open(input: ReconcileInput, plugins: Vec<Consulted>) -> Result<SessionHandle, InputError> {
-        let session = Session::open(input, plugins)?;
-        Ok(SessionHandle::new(SessionResource(RefCell::new(session))))
+        Session::open(input, plugins).map(SessionResource::handle)
     }
 
     fn next(&self, reply: Option<Reply>) -> Result<Progress, SessionError> {
@@ -40,8 +46,8 @@ impl GuestSession for SessionResource {
         // Decoded into the input arena as `reconcile-encoded` does; the
         // arena's memory, and the buffer its strings are lent from, go back
         // when the session ends.
-        let session = Session::open_held(Box::new(crate::wire::decode_held(input)?), plugins)?;
-        Ok(SessionHandle::new(SessionResource(RefCell::new(session))))
+        let input = crate::wire::decode_held(input)?;
+        Session::open_held(Box::new(input), plugins).map(SessionResource::handle)
     }
 
     fn next_encoded(&self, reply: Option<Reply>) -> Result<ProgressEncoded, SessionError> {

@@ -11,7 +11,7 @@ use crate::plugin::{Batch, Hook, Kept, ViewParts};
 use crate::ruling::{Point, Wants};
 use crate::run::{carried_ext, JobRun};
 use crate::sentence::say;
-use crate::validation::Noted;
+use crate::validation::{Noted, Unnoted};
 use crate::views::{self, Shown};
 use crate::{
     phrasing, Consulted, Failure, FailureKind, InputError, LogLevel, Mode, Plan, PluginFailure,
@@ -111,7 +111,7 @@ impl Session {
     /// When the input is inconsistent, or two plugins share a name; the
     /// error names the offending field.
     pub fn open(input: ReconcileInput, plugins: Vec<Consulted>) -> Result<Self, InputError> {
-        Self::open_held(Box::new(Box::new(input)), plugins)
+        Self::open_held(Box::new(Unnoted(input)), plugins)
     }
 
     /// As [`Session::open`], for an input held as the caller chose.

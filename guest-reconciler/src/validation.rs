@@ -9,7 +9,7 @@ mod repeats;
 mod screen;
 
 pub use limits::{MAX_COUNT, MAX_NAME_INDEX};
-pub(crate) use screen::{Noted, Noting, Screen};
+pub(crate) use screen::{Noted, Noting, Screen, Unnoted};
 
 fn error(field: String, message: String) -> InputError {
     InputError { field, message }

@@ -35,8 +35,18 @@ pub(crate) trait Noted: Deref<Target = ReconcileInput> {
     fn screen(&self) -> Option<&Screen>;
 }
 
-/// An input of the caller's: no reader noted it.
-impl Noted for Box<ReconcileInput> {
+/// An input of the caller's, which no reader noted.
+pub(crate) struct Unnoted(pub(crate) ReconcileInput);
+
+impl Deref for Unnoted {
+    type Target = ReconcileInput;
+
+    fn deref(&self) -> &ReconcileInput {
+        &self.0
+    }
+}
+
+impl Noted for Unnoted {
     fn screen(&self) -> Option<&Screen> {
         None
     }
