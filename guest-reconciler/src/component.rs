@@ -43,11 +43,12 @@ impl GuestSession for SessionResource {
     }
 
     fn open_encoded(input: Vec<u8>, plugins: Vec<Consulted>) -> Result<SessionHandle, InputError> {
-        // Decoded into the input arena as `reconcile-encoded` does; the
-        // arena's memory, and the buffer its strings are lent from, go back
-        // when the session ends.
-        let input = crate::wire::decode_held(input)?;
-        Session::open_held(Box::new(input), plugins).map(SessionResource::handle)
+        // Decoded into the input arena, then the buffer freed before
+        // planning, as `reconcile-encoded` does; the arena's memory goes
+        // back whole when the session ends.
+        let decoded = crate::wire::decode_held(&input);
+        drop(input);
+        Session::open_held(Box::new(decoded?), plugins).map(SessionResource::handle)
     }
 
     fn next_encoded(&self, reply: Option<Reply>) -> Result<ProgressEncoded, SessionError> {

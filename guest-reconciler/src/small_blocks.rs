@@ -264,10 +264,8 @@ mod global {
 
         #[inline]
         unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
-            // While the arena is open, only its last block is ever taken
-            // back, and anything else is left as it is: a string decoding
-            // lent from the input buffer (`wire/cursor.rs`) and then dropped
-            // must not be freed.
+            // While the arena is open, only its blocks are freed: decoding
+            // frees nothing it did not allocate.
             let input = unsafe { &mut *self.input.get() };
             if input.is_open() {
                 input.dealloc(ptr, layout);

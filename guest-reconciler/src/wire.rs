@@ -118,24 +118,13 @@ struct Decoded<N> {
 
 /// Reads an input buffer, noting its allocations with `N`.
 fn decode_noting<N: Noting>(bytes: &[u8]) -> Result<Decoded<N>, WireError> {
-    // SAFETY: the strings are copies.
-    unsafe { decode_with(bytes, list_reader::input::<N>) }
-}
-
-/// Reads an input buffer with `read`, or with postcard when `read` does not
-/// take it whole.
-///
-/// # Safety
-/// What `read` returns must be safe to drop here when the buffer is not
-/// taken whole.
-unsafe fn decode_with<N: Noting>(
-    bytes: &[u8],
-    read: impl FnOnce(&[u8]) -> Option<(ReconcileInput, N)>,
-) -> Result<Decoded<N>, WireError> {
     // The large lists are read by hand (10,000 allocations: 0.72 ms natively
     // against serde's 1.21); postcard reads again whatever that reader does
     // not take whole, and says what is wrong with it.
-    if let Some((input, notes)) = body(Content::Input, bytes).ok().and_then(read) {
+    if let Some((input, notes)) = body(Content::Input, bytes)
+        .ok()
+        .and_then(list_reader::input::<N>)
+    {
         return Ok(Decoded {
             input,
             notes: Some(notes),
@@ -205,9 +194,12 @@ pub fn decode_outcome(bytes: &[u8]) -> Result<Result<Plan, InputError>, WireErro
 
 /// Reconciles an encoded input into an encoded outcome: what the
 /// component's `reconcile-encoded` export does. A buffer that cannot be read
-/// gives an encoded input error.
+/// gives an encoded input error. The buffer is freed once decoded, so that
+/// its memory serves the reconcile rather than adding to its peak.
 pub fn reconcile_encoded(input: Vec<u8>) -> Vec<u8> {
-    let outcome = decode_held(input).and_then(|input| {
+    let decoded = decode_held(&input);
+    drop(input);
+    let outcome = decoded.and_then(|input| {
         let plan = crate::reconcile::reconcile_noted(&input);
         // The decoded input goes before the plan is written, so that its
         // memory serves the plan's buffer.
@@ -220,52 +212,31 @@ pub fn reconcile_encoded(input: Vec<u8>) -> Vec<u8> {
 /// Reads an input buffer into the component allocator's input arena, where
 /// the build has one (see `held`), noting its allocations for validation:
 /// once the input is dropped, its memory goes back whole rather than record
-/// by record. In the arena its strings are the buffer's own bytes, and the
-/// buffer is kept as long as the input; otherwise it is freed once decoded,
-/// so that its memory serves the reconcile. A buffer that cannot be read
-/// gives an input error, which owns its memory.
-pub(crate) fn decode_held(buffer: Vec<u8>) -> Result<HeldInput, InputError> {
+/// by record. A buffer that cannot be read gives an input error, which owns
+/// its memory.
+pub(crate) fn decode_held(bytes: &[u8]) -> Result<HeldInput, InputError> {
     // SAFETY: decoding keeps nothing it allocates beyond the input, its
-    // notes or the error it returns, and all are plain data. Strings lent
-    // from the buffer are read only in the arena, where freeing one while
-    // decoding is a no-op and the held input is never dropped, and the
-    // buffer goes with the input.
-    let decoded = unsafe {
-        Held::decode(|in_arena| {
-            if in_arena {
-                decode_with(&buffer, |body| list_reader::input_lent::<Screen>(body))
-            } else {
-                decode_noting::<Screen>(&buffer)
-            }
-        })
-    };
-    let lent = decoded.in_arena();
+    // notes or the error it returns, and all are plain data.
+    let decoded = unsafe { Held::decode(|| decode_noting::<Screen>(bytes)) };
     decoded
         .or_else_own(|e| InputError::from(e.clone()))
-        .map(|input| HeldInput {
-            input,
-            _buffer: if lent { buffer } else { Vec::new() },
-        })
+        .map(HeldInput)
 }
 
-/// A decoded input held as `decode_held` holds it, with its reader's notes
-/// and the buffer its strings may be lent from, dropped after it.
-pub(crate) struct HeldInput {
-    input: Held<Decoded<Screen>>,
-    _buffer: Vec<u8>,
-}
+/// A decoded input held as `decode_held` holds it, with its reader's notes.
+pub(crate) struct HeldInput(Held<Decoded<Screen>>);
 
 impl std::ops::Deref for HeldInput {
     type Target = ReconcileInput;
 
     fn deref(&self) -> &ReconcileInput {
-        &self.input.input
+        &self.0.input
     }
 }
 
 impl Noted for HeldInput {
     fn screen(&self) -> Option<&Screen> {
-        self.input.notes.as_ref()
+        self.0.notes.as_ref()
     }
 }
 
@@ -357,7 +328,6 @@ fn describe(error: &postcard::Error) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use std::mem::ManuallyDrop;
 
     fn minimal() -> ReconcileInput {
         ReconcileInput {
@@ -465,16 +435,7 @@ mod tests {
             let bytes = encode_input(&input);
             assert_eq!(bytes, reference::encode_input(&input));
             let read = list_reader::input::<()>(&bytes[HEADER_LEN..]);
-            assert_eq!(read.map(|(input, ())| input).as_ref(), Some(&input));
-            // Lent, its strings are the buffer's bytes: never dropped here,
-            // where that would free them.
-            // SAFETY: nothing of the value is written, grown or dropped.
-            let lent = ManuallyDrop::new(unsafe { list_reader::input_lent(&bytes[HEADER_LEN..]) });
-            let Some((lent, ())) = lent.as_ref() else {
-                panic!("the lent read takes what the copying one does")
-            };
-            assert_eq!(lent, &input);
-            assert!(bytes.as_ptr_range().contains(&lent.job_id.as_ptr()));
+            assert_eq!(read.map(|(input, ())| input), Some(input));
         }
     }
 

@@ -17,7 +17,6 @@ pub(super) struct Cursor<'a> {
     bytes: &'a [u8],
     at: usize,
     failed: bool,
-    lent: bool,
 }
 
 impl<'a> Cursor<'a> {
@@ -26,20 +25,6 @@ impl<'a> Cursor<'a> {
             bytes,
             at: 0,
             failed: false,
-            lent: false,
-        }
-    }
-
-    /// A cursor whose strings are the buffer's own bytes, not copies.
-    ///
-    /// # Safety
-    /// No string read may be written to, grown or dropped other than while
-    /// the input arena is open (whose free of a block it did not give is a
-    /// no-op), and `bytes` must outlive every one of them.
-    pub(super) unsafe fn lending(bytes: &'a [u8]) -> Self {
-        Self {
-            lent: true,
-            ..Self::new(bytes)
         }
     }
 
@@ -201,16 +186,14 @@ impl<'a> Cursor<'a> {
         }
         let bytes = &self.bytes[self.at..self.at + n];
         self.at += n;
-        if !ascii(bytes) && std::str::from_utf8(bytes).is_err() {
-            return self.fail();
+        if ascii(bytes) {
+            // SAFETY: every byte is below 0x80, and ASCII is UTF-8.
+            return unsafe { std::str::from_utf8_unchecked(bytes) }.to_owned();
         }
-        if self.lent && n > 0 {
-            // SAFETY: the bytes are UTF-8, and `lending`'s caller keeps them
-            // and never lets the string free or change them.
-            return unsafe { String::from_raw_parts(bytes.as_ptr().cast_mut(), n, n) };
+        match std::str::from_utf8(bytes) {
+            Ok(s) => s.to_owned(),
+            Err(_) => self.fail(),
         }
-        // SAFETY: checked above.
-        unsafe { std::str::from_utf8_unchecked(bytes) }.to_owned()
     }
 
     /// An enum's case index, below `cases`.

@@ -21,9 +21,9 @@ impl<T> Held<T> {
     /// Nothing `decode` allocates may outlive it other than in the value it
     /// returns (no cache, no static), and the value must need nothing of
     /// its drop but the freeing of its blocks.
-    pub(super) unsafe fn decode(decode: impl FnOnce(bool) -> T) -> Self {
+    pub(super) unsafe fn decode(decode: impl FnOnce() -> T) -> Self {
         let in_arena = arena::open();
-        let value = decode(in_arena);
+        let value = decode();
         if in_arena {
             arena::close();
         }
@@ -31,13 +31,6 @@ impl<T> Held<T> {
             value: ManuallyDrop::new(value),
             in_arena,
         }
-    }
-}
-
-impl<T> Held<T> {
-    /// Whether the value's blocks are the arena's.
-    pub(super) fn in_arena(&self) -> bool {
-        self.in_arena
     }
 }
 
@@ -138,7 +131,7 @@ mod tests {
     fn a_held_error_is_made_into_an_owned_one_and_dropped_exactly_once() {
         let drops = Rc::new(Cell::new(0));
         // SAFETY: the closure allocates nothing beyond the value it returns.
-        let held = unsafe { Held::decode(|_| Err::<u8, _>(Counted(drops.clone()))) };
+        let held = unsafe { Held::decode(|| Err::<u8, _>(Counted(drops.clone()))) };
         let owned = held.or_else_own(|_| "refused");
         assert!(matches!(owned, Err("refused")));
         assert_eq!(drops.get(), 1);
@@ -148,7 +141,7 @@ mod tests {
     fn a_held_value_stays_held_until_dropped_and_is_dropped_exactly_once() {
         let drops = Rc::new(Cell::new(0));
         // SAFETY: as above.
-        let held = unsafe { Held::decode(|_| Ok::<_, ()>(Counted(drops.clone()))) };
+        let held = unsafe { Held::decode(|| Ok::<_, ()>(Counted(drops.clone()))) };
         let value = held
             .or_else_own(|()| ())
             .unwrap_or_else(|()| panic!("a value"));

@@ -23,18 +23,7 @@ const MIN_ALLOCATION_BYTES: usize = 16;
 /// when anything in it is not as expected: the caller then reads it with
 /// postcard alone, which says what is wrong.
 pub(super) fn input<N: Noting>(body: &[u8]) -> Option<(ReconcileInput, N)> {
-    read(Cursor::new(body))
-}
-
-/// As [`input`], its strings the buffer's own bytes.
-///
-/// # Safety
-/// As for [`Cursor::lending`].
-pub(super) unsafe fn input_lent<N: Noting>(body: &[u8]) -> Option<(ReconcileInput, N)> {
-    read(unsafe { Cursor::lending(body) })
-}
-
-fn read<N: Noting>(mut at: Cursor) -> Option<(ReconcileInput, N)> {
+    let mut at = Cursor::new(body);
     let job_id = at.string();
     let job = at.postcard()?;
     let nodes = at.list(MIN_NODE_BYTES, node);
