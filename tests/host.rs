@@ -161,13 +161,20 @@ fn a_guest_trap_is_a_clean_error_and_the_next_reconcile_works() {
 }
 
 #[test]
-fn an_instance_is_kept_warm_only_while_its_memory_is_no_larger_than_the_pool_keeps() {
-    let reconciler = reconciler();
+fn an_instance_that_reconciled_a_large_group_stays_warm_while_the_idle_memory_budget_holds_it() {
+    let mut reconciler = reconciler();
     let small = input("allocations: {web: [{index: 0-4}]}");
+    // More memory than the 64 MiB a pooled instance keeps resident, less
+    // than the default budget of the idle instances.
+    let large = input("job: {groups: [{count: 200000}]}\nallocations: {web: [{index: 0-199999}]}");
+    assert_eq!(placed(&reconciler, &large), 0);
+    assert_eq!(reconciler.warm_instances(), 1);
+    // Under a budget the large instance does not fit in, the small one is
+    // kept, and the large one is not.
+    reconciler.set_warm_memory(32 << 20);
+    assert_eq!(reconciler.warm_instances(), 0);
     assert_eq!(placed(&reconciler, &small), 5);
     assert_eq!(reconciler.warm_instances(), 1);
-    // More memory than the 64 MiB a pooled instance keeps resident.
-    let large = input("job: {groups: [{count: 200000}]}\nallocations: {web: [{index: 0-199999}]}");
     assert_eq!(placed(&reconciler, &large), 0);
     assert_eq!(reconciler.warm_instances(), 0);
 }

@@ -83,19 +83,22 @@ pub(crate) struct WarmInstances {
     idle: Mutex<Vec<Warm>>,
     /// How many may wait idle at once.
     keep: usize,
-    /// An instance whose memory grew beyond this is not kept: it would hold
-    /// more than the pool keeps resident for a fresh one.
-    largest_memory: usize,
+    /// How much memory, in bytes, the idle instances may hold in all. Not a
+    /// size per instance: an instance whose memory grew past what the pool
+    /// keeps resident (64 MiB) used to be dropped, so that every reconcile
+    /// of 200,000 allocations or more ran fresh and faulted its pages in
+    /// again (docs/performance.md, the twelfth round).
+    memory: usize,
     /// How many reconciles failed in a warm instance and ran again fresh.
     retries: AtomicU64,
 }
 
 impl WarmInstances {
-    pub(crate) fn new(keep: usize, largest_memory: usize) -> Self {
+    pub(crate) fn new(keep: usize, memory: usize) -> Self {
         Self {
             idle: Mutex::new(Vec::new()),
             keep,
-            largest_memory,
+            memory,
             retries: AtomicU64::new(0),
         }
     }
@@ -116,14 +119,14 @@ impl WarmInstances {
         self.lock().pop()
     }
 
-    /// Keeps `warm`, after a reconcile that succeeded in it, unless its
-    /// memory grew too large or enough instances wait already.
+    /// Keeps `warm`, after a reconcile that succeeded in it, unless enough
+    /// instances wait already or its memory does not fit in what the idle
+    /// ones leave of the budget.
     pub(crate) fn give_back(&self, warm: Warm) {
-        if warm.store.data().memory() > self.largest_memory {
-            return;
-        }
         let mut idle = self.lock();
-        if idle.len() < self.keep {
+        let held: usize = idle.iter().map(|w| w.store.data().memory()).sum();
+        if idle.len() < self.keep && held.saturating_add(warm.store.data().memory()) <= self.memory
+        {
             idle.push(warm);
         }
     }
@@ -136,6 +139,13 @@ impl WarmInstances {
     /// Keeps at most `keep` idle from now on; those waiting are dropped.
     pub(crate) fn set_keep(&mut self, keep: usize) {
         self.keep = keep;
+        self.clear();
+    }
+
+    /// Lets the idle instances hold at most `memory` bytes in all from now
+    /// on; those waiting are dropped.
+    pub(crate) fn set_memory(&mut self, memory: usize) {
+        self.memory = memory;
         self.clear();
     }
 
