@@ -124,11 +124,16 @@ impl WarmInstances {
     /// ones leave of the budget.
     pub(crate) fn give_back(&self, warm: Warm) {
         let mut idle = self.lock();
-        let held: usize = idle.iter().map(|w| w.store.data().memory()).sum();
-        if idle.len() < self.keep && held.saturating_add(warm.store.data().memory()) <= self.memory
-        {
+        let held = idle.iter().map(|w| w.store.data().memory());
+        if self.keeps(held, warm.store.data().memory()) {
             idle.push(warm);
         }
+    }
+
+    /// Whether an instance whose memory is `memory` bytes may wait beside
+    /// idle ones whose memories are `held`.
+    fn keeps(&self, held: impl ExactSizeIterator<Item = usize>, memory: usize) -> bool {
+        held.len() < self.keep && held.fold(memory, usize::saturating_add) <= self.memory
     }
 
     /// How many instances wait idle.
@@ -159,5 +164,26 @@ impl WarmInstances {
         // Only pushes and pops happen under the lock; a panic elsewhere
         // cannot leave the list half changed.
         self.idle.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::WarmInstances;
+
+    #[test]
+    fn idle_instances_share_one_memory_budget_and_one_count() {
+        let warm = WarmInstances::new(3, 100);
+        let keeps = |held: &[usize], memory| warm.keeps(held.iter().copied(), memory);
+        assert!(keeps(&[], 100));
+        assert!(!keeps(&[], 101));
+        // The budget is for the idle instances in all, not for each.
+        assert!(keeps(&[30, 30], 40));
+        assert!(!keeps(&[30, 30], 41));
+        assert!(!keeps(&[60], 60));
+        // However little they hold, no more than `keep` wait.
+        assert!(!keeps(&[0, 0, 0], 0));
+        // Sizes near the address space's do not wrap around.
+        assert!(!keeps(&[usize::MAX, 1], 1));
     }
 }
