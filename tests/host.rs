@@ -130,6 +130,16 @@ fn crumbs() -> slotwise_reconciler::ReconcileInput {
     crumbs
 }
 
+/// Reconciles `crumbs()` in `r`'s warm instance, sent as content 1, whose
+/// decoding leaves the meta entries' blocks behind; sent as records, they
+/// are decoded only to be checked, in the input arena, and leave nothing.
+fn leave_crumbs(r: &ComponentReconciler) {
+    let bytes = slotwise_reconciler::wire::encode_input(&crumbs());
+    let outcome = r.reconcile_encoded(&bytes).expect("fits");
+    let plan = slotwise_reconciler::wire::decode_outcome(&outcome);
+    assert!(matches!(plan, Ok(Ok(_))), "the crumbs plan");
+}
+
 fn scratch(name: &str, bytes: &[u8]) -> PathBuf {
     let path =
         std::env::temp_dir().join(format!("slotwise-host-test-{}-{name}", std::process::id()));
@@ -209,22 +219,20 @@ fn a_second_reconcile_in_a_warm_instance_needs_hardly_more_memory_than_the_first
 
 #[test]
 fn a_reconcile_short_of_memory_only_in_a_warm_instance_runs_again_fresh_and_plans_as_there() {
+    // Sent as content 1, whose decoding needs blocks of the sizes the
+    // crumbs left: records read in place need little but the buffer.
     let group = input("job: {groups: [{count: 20000}]}\nallocations: {web: [{index: 0-19999}]}");
+    let bytes = slotwise_reconciler::wire::encode_input(&group);
+    let plan = |r: &ComponentReconciler| r.reconcile_encoded(&bytes);
     let mut fresh = reconciler();
     fresh.set_warm_instances(0);
-    let least = least_memory(&mut fresh, |r| r.reconcile_core(&group).is_ok());
-    let expected = fresh
-        .reconcile_core(&group)
-        .expect("fits fresh")
-        .expect("a plan");
+    let least = least_memory(&mut fresh, |r| plan(r).is_ok());
+    let expected = plan(&fresh).expect("fits fresh");
     let mut warm = reconciler();
     warm.set_memory_limit(least);
-    assert!(warm.reconcile_core(&crumbs()).expect("fits").is_ok());
+    leave_crumbs(&warm);
     assert_eq!((warm.warm_instances(), warm.warm_retries()), (1, 0));
-    let planned = warm
-        .reconcile_core(&group)
-        .expect("runs again fresh")
-        .expect("a plan");
+    let planned = plan(&warm).expect("runs again fresh");
     assert_eq!(
         warm.warm_retries(),
         1,
@@ -273,7 +281,7 @@ fn a_session_short_of_memory_only_in_a_warm_instance_runs_again_fresh_and_asks_n
     let (expected, asked, _) = consulting_probe(&fresh, &group).expect("fits fresh");
     let mut warm = reconciler();
     warm.set_memory_limit(least);
-    assert!(warm.reconcile_core(&crumbs()).expect("fits").is_ok());
+    leave_crumbs(&warm);
     let (planned, asked_warm, before_the_retry) =
         consulting_probe(&warm, &group).expect("runs again fresh");
     assert_eq!(

@@ -28,7 +28,7 @@ fn reconciler() -> &'static ComponentReconciler {
 
 /// The encoded outcome of the typed path, and the outcome the encoded path
 /// returned, for `input`. The hand-written list writer is checked here too: its buffer must be
-/// postcard's, byte for byte.
+/// postcard's, byte for byte; and the records' path must plan alike.
 fn both_paths(input: &ReconcileInput) -> (Vec<u8>, Vec<u8>) {
     let bytes = wire::encode_input(input);
     assert!(bytes == wire::reference::encode_input(input));
@@ -38,6 +38,18 @@ fn both_paths(input: &ReconcileInput) -> (Vec<u8>, Vec<u8>) {
     let encoded = reconciler()
         .reconcile_encoded(&bytes)
         .expect("the encoded path runs");
+    // The same input with its allocations as records (content 3), which
+    // the guest reads in place: the same plan, byte for byte, and the
+    // same input read back natively.
+    let records = wire::encode_input_records(input);
+    let in_place = reconciler()
+        .reconcile_encoded(&records)
+        .expect("the encoded path runs on records");
+    assert!(
+        in_place == encoded,
+        "records read in place planned otherwise"
+    );
+    assert!(wire::decode_input(&records).as_ref() == Ok(input));
     (wire::encode_outcome(&typed), encoded)
 }
 

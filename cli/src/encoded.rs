@@ -14,7 +14,7 @@ pub fn reconcile(
     reconciler: &ComponentReconciler,
     input: &mut ReconcileInput,
 ) -> Result<Result<Plan, InputError>, HostError> {
-    let bytes = wire::encode_input(input);
+    let bytes = wire::encode_input_records(input);
     drop(std::mem::take(&mut input.allocations));
     release_freed_memory();
     let outcome = reconciler.reconcile_encoded(&bytes)?;

@@ -105,6 +105,10 @@ enum Command {
         /// format of docs/wire.md) instead of JSON.
         #[arg(long)]
         wire: bool,
+        /// With `--wire`: its allocations as records read in place (content
+        /// 3), as the host sends them, instead of content 1.
+        #[arg(long, requires = "wire")]
+        records: bool,
     },
     /// Print the JSON Schema of scenario files.
     Schema {
@@ -233,10 +237,18 @@ fn run(cli: Cli) -> Result<bool> {
             }
             Ok(true)
         }
-        Command::Input { file, wire } => {
+        Command::Input {
+            file,
+            wire,
+            records,
+        } => {
             let scenario = conformance::load(file)?;
             if *wire {
-                output::bytes(&slotwise_reconciler::wire::encode_input(&scenario.input))?;
+                let encode = match records {
+                    true => slotwise_reconciler::wire::encode_input_records,
+                    false => slotwise_reconciler::wire::encode_input,
+                };
+                output::bytes(&encode(&scenario.input))?;
             } else {
                 output::json(&scenario.input)?;
             }

@@ -6,10 +6,14 @@
 mod answers;
 mod outcome;
 mod packed;
+mod records;
+mod size;
 
 pub use answers::{plugin_answers, seeds as answer_seeds};
 pub use outcome::{encoded_outcome, seeds as outcome_seeds};
 pub use packed::{packed_batch, seeds as packed_seeds};
+pub use records::{records_input, seeds as records_seeds};
+use size::{asked, slots, PLANNED_SLOTS};
 
 /// A fuzz target: its name (its corpus folder) and its function.
 pub struct Target {
@@ -36,15 +40,14 @@ pub const TARGETS: &[Target] = &[
         run: encoded_outcome,
     },
     Target {
+        name: "records_input",
+        run: records_input,
+    },
+    Target {
         name: "packed_batch",
         run: packed_batch,
     },
 ];
-
-/// The most slots a fuzzed scenario is planned for: a mutant that asks for
-/// a million is read (the reader is the target) but not planned, which would
-/// take a case a second.
-const PLANNED_SLOTS: u64 = 10_000;
 
 /// The scenario reader on any bytes, as YAML and as JSON: it may refuse
 /// them, never panic; what it reads plans or is refused by the reconciler.
@@ -72,6 +75,11 @@ pub fn scenario_reader(data: &[u8]) {
 /// reader and writer of the large lists agree with serde's.
 pub fn encoded_input(data: &[u8]) {
     use slotwise_reconciler::wire;
+    if data.get(3) == Some(&(wire::Content::InputRecords as u8)) {
+        // Records, which serde does not read: the records target's checks.
+        records_input(data);
+        return;
+    }
     // The hand-written list reader reads exactly what serde reads.
     let ours = wire::decode_input(data).map(|input| wire::reference::encode_input(&input));
     let serde =
@@ -128,34 +136,4 @@ pub fn encoded_input(data: &[u8]) {
         );
         assert_eq!(outcome, slotwise_reconciler::reconcile(&input));
     }
-}
-
-/// The allocations the job's groups ask for: for a service or batch job
-/// their counts and canaries, for a system or sysbatch job their counts on
-/// every eligible node.
-fn asked(input: &slotwise_reconciler::ReconcileInput) -> u64 {
-    use slotwise_reconciler::JobType;
-    let Some(job) = &input.job else {
-        return 0;
-    };
-    let eligible = input.system.as_ref().map_or(0, |s| s.eligible.len() as u64);
-    (job.groups.iter())
-        .map(|g| match job.kind {
-            JobType::System | JobType::Sysbatch => u64::from(g.count) * eligible,
-            _ => u64::from(g.count) + g.update.as_ref().map_or(0, |u| u64::from(u.canary)),
-        })
-        .sum()
-}
-
-/// The slots a plan of `input` covers: what its groups ask for, its past
-/// versions' counts, and its allocations.
-fn slots(input: &slotwise_reconciler::ReconcileInput) -> u64 {
-    let past: u64 = (input.job.iter())
-        .flat_map(|j| j.history.iter().flat_map(|h| h.groups.iter()))
-        .map(|g| u64::from(g.count))
-        .sum();
-    let allocations: u64 = (input.allocations.iter())
-        .map(|g| g.allocations.len() as u64)
-        .sum();
-    asked(input) + past + allocations
 }

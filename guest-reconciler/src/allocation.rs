@@ -1,7 +1,8 @@
 //! What an allocation's observed state says about it: the predicates the rules read.
 
 use crate::{
-    ClientStatus, DesiredStatus, DesiredTransition, ObservedState, TaskLifecycle, Timestamp,
+    ClientStateChange, ClientStatus, DeploymentHealth, DesiredStatus, DesiredTransition,
+    ObservedState, TaskLifecycle, Timestamp,
 };
 
 /// The transition flags of an allocation that has none requested.
@@ -31,11 +32,25 @@ pub(crate) struct Glance {
 
 impl Glance {
     pub(crate) fn of(observed: &ObservedState) -> Self {
-        let health = observed.health.as_ref();
+        Self::from_parts(
+            observed.desired_status,
+            observed.client_status,
+            observed.desired_transition,
+            observed.health.as_ref(),
+        )
+    }
+
+    /// From the fields of an observed state it reads.
+    pub(crate) fn from_parts(
+        desired_status: DesiredStatus,
+        client_status: ClientStatus,
+        transition: Option<DesiredTransition>,
+        health: Option<&DeploymentHealth>,
+    ) -> Self {
         Self {
-            desired_status: observed.desired_status,
-            client_status: observed.client_status,
-            transition: observed.desired_transition.unwrap_or(NO_TRANSITION),
+            desired_status,
+            client_status,
+            transition: transition.unwrap_or(NO_TRANSITION),
             canary: health.is_some_and(|h| h.canary),
             healthy: health.and_then(|h| h.healthy),
         }
@@ -79,11 +94,6 @@ impl ObservedState {
         Glance::of(self)
     }
 
-    /// Terminal on either side.
-    pub(crate) fn is_terminal(&self) -> bool {
-        self.glance().is_terminal()
-    }
-
     /// The requested transitions, all false when none was requested.
     pub(crate) fn transition(&self) -> &DesiredTransition {
         self.desired_transition.as_ref().unwrap_or(&NO_TRANSITION)
@@ -94,50 +104,9 @@ impl ObservedState {
         self.health.as_ref().is_some_and(|h| h.canary)
     }
 
-    /// The last recorded client status is `unknown`: the allocation's client
-    /// disconnected and has not been seen back since. Entries recorded with an
-    /// empty status say nothing about the client and are passed over, as Nomad
-    /// does since its issue #28445.
-    pub(crate) fn needs_to_reconnect(&self) -> bool {
-        self.client_states
-            .as_deref()
-            .unwrap_or_default()
-            .iter()
-            .rev()
-            .find_map(|s| s.status)
-            == Some(ClientStatus::Unknown)
-    }
-
-    /// When the latest run of `unknown` states began: the start of the current
-    /// (or last) disconnection. Any other entry ends the run, an empty one too:
-    /// Nomad compares the recorded value with `unknown` here without skipping
-    /// empty ones.
-    pub(crate) fn last_unknown(&self) -> Option<Timestamp> {
-        let mut start = None;
-        for state in self
-            .client_states
-            .as_deref()
-            .unwrap_or_default()
-            .iter()
-            .rev()
-        {
-            if state.status == Some(ClientStatus::Unknown) {
-                start = Some(state.at);
-            } else if start.is_some() {
-                break;
-            }
-        }
-        start
-    }
-
-    /// When the allocation was first marked lost, if ever.
-    pub(crate) fn first_lost(&self) -> Option<Timestamp> {
-        self.client_states
-            .as_deref()
-            .unwrap_or_default()
-            .iter()
-            .find(|s| s.status == Some(ClientStatus::Lost))
-            .map(|s| s.at)
+    /// Its client history, oldest first.
+    pub(crate) fn history(&self) -> History<'_> {
+        History(self.client_states.as_deref().unwrap_or_default())
     }
 
     /// Every task ran to completion without failing. Meaningful for batch work.
@@ -183,5 +152,45 @@ impl ObservedState {
         } else {
             state.started_at
         }
+    }
+}
+
+/// An allocation's client history, oldest first: what reconnection and
+/// expiry read of its observed state. Apart from the rest of the state, as
+/// a wire record leaves the history undecoded until asked (most have none).
+#[derive(Clone, Copy)]
+pub(crate) struct History<'a>(pub(crate) &'a [ClientStateChange]);
+
+impl History<'_> {
+    /// The last recorded client status is `unknown`: the allocation's client
+    /// disconnected and has not been seen back since. Entries recorded with an
+    /// empty status say nothing about the client and are passed over, as Nomad
+    /// does since its issue #28445.
+    pub(crate) fn needs_to_reconnect(&self) -> bool {
+        self.0.iter().rev().find_map(|s| s.status) == Some(ClientStatus::Unknown)
+    }
+
+    /// When the latest run of `unknown` states began: the start of the current
+    /// (or last) disconnection. Any other entry ends the run, an empty one too:
+    /// Nomad compares the recorded value with `unknown` here without skipping
+    /// empty ones.
+    pub(crate) fn last_unknown(&self) -> Option<Timestamp> {
+        let mut start = None;
+        for state in self.0.iter().rev() {
+            if state.status == Some(ClientStatus::Unknown) {
+                start = Some(state.at);
+            } else if start.is_some() {
+                break;
+            }
+        }
+        start
+    }
+
+    /// When the allocation was first marked lost, if ever.
+    pub(crate) fn first_lost(&self) -> Option<Timestamp> {
+        self.0
+            .iter()
+            .find(|s| s.status == Some(ClientStatus::Lost))
+            .map(|s| s.at)
     }
 }

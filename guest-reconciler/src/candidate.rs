@@ -1,15 +1,17 @@
 //! A candidate: an existing allocation as its slot sees it, with what the steps have decided about it.
 
-use crate::allocation::Glance;
+use crate::allocation::{Glance, History};
+use crate::allocation_ref::{AllocationRef, Kind, Untagged};
 use crate::classification::{classify, Facts, Rule, RuleId, Taint};
 use crate::deployment::Asked;
 use crate::named_groups::NamedGroup;
 use crate::policy::Policy;
 use crate::sentence::say;
 use crate::{
-    Allocation, AllocationUpdate, Classification, ClientStatus, DesiredTransition, Fingerprint,
-    Node, ObservedState, Reason, ReconcileInput, Stop, Timestamp, UpdateKind,
+    AllocationUpdate, Classification, ClientStatus, DesiredTransition, Fingerprint, Node,
+    ObservedState, Reason, ReconcileInput, Stop, Timestamp, UpdateKind,
 };
+use std::borrow::Cow;
 use std::rc::Rc;
 
 /// Which working set a candidate is in. The steps move candidates between
@@ -69,7 +71,10 @@ bitflags::bitflags! {
 
 /// An allocation claiming a slot.
 pub(crate) struct Candidate<'a> {
-    pub(crate) alloc: &'a Allocation,
+    /// Its allocation, as [`alloc`](Self::alloc) puts it together: the
+    /// pointer here, its kind in a byte the candidate had spare.
+    alloc_at: Untagged<'a>,
+    alloc_kind: Kind,
     pub(crate) node: &'a Node,
     pub(crate) policy: Policy<'a>,
     pub(crate) standing: Standing,
@@ -151,7 +156,7 @@ impl Drift {
 #[derive(Clone, Copy)]
 pub(crate) struct Setting<'a> {
     pub(crate) fingerprint: Option<&'a Fingerprint>,
-    pub(crate) deployment: Option<&'a String>,
+    pub(crate) deployment: Option<&'a str>,
     pub(crate) explained: bool,
     /// The time the reconcile runs at, which classification reads.
     pub(crate) now: Timestamp,
@@ -168,28 +173,31 @@ const _: () = assert!(std::mem::size_of::<Candidate>() <= 72);
 
 impl<'a> Candidate<'a> {
     pub(crate) fn new(
-        alloc: &'a Allocation,
+        alloc: AllocationRef<'a>,
         node: &'a Node,
         policy: Policy<'a>,
         setting: Setting<'a>,
     ) -> Self {
-        let membership = match (alloc.spec.deployment.as_ref(), setting.deployment) {
+        let membership = match (alloc.deployment(), setting.deployment) {
             (None, _) => Membership::None,
             (Some(own), Some(input)) if own == input => Membership::Input,
             (Some(_), _) => Membership::Other,
         };
-        let glance = alloc.observed.glance();
+        let glance = alloc.glance();
+        let history = alloc.client_states();
         let mut marks = Marks::TRACKED;
         marks.set(Marks::EXPLAINED, setting.explained);
-        marks.set(Marks::REPLACED, alloc.spec.next_allocation.is_some());
+        marks.set(Marks::REPLACED, alloc.next_allocation().is_some());
+        let (alloc_kind, alloc_at) = alloc.split();
         Self {
-            alloc,
+            alloc_at,
+            alloc_kind,
             node,
             policy,
             standing: Standing::Unclassified,
             rule: None,
             ruled: RuleId::of(classify(&Facts::new(
-                &alloc.observed,
+                History(&history),
                 glance,
                 policy,
                 Taint::of(node),
@@ -199,17 +207,24 @@ impl<'a> Candidate<'a> {
             reschedule_later: None,
             followup: None,
             update: None,
-            forced_update: alloc.update,
+            forced_update: alloc.update(),
             outcome: None,
-            index: alloc.spec.name_index,
+            index: alloc.name_index(),
             glance,
-            drift: Drift::between(&alloc.spec.fingerprint, setting.fingerprint),
+            drift: Drift::between(&alloc.fingerprint(), setting.fingerprint),
             membership,
         }
     }
 
+    /// Its allocation.
+    pub(crate) fn alloc(&self) -> AllocationRef<'a> {
+        // SAFETY: both parts come from one split, in `new`, and neither is
+        // changed after.
+        unsafe { AllocationRef::join(self.alloc_kind, self.alloc_at) }
+    }
+
     pub(crate) fn id(&self) -> &'a str {
-        &self.alloc.spec.id
+        self.alloc().id()
     }
 
     pub(crate) fn index(&self) -> u32 {
@@ -271,8 +286,10 @@ impl<'a> Candidate<'a> {
         self.drift
     }
 
-    pub(crate) fn observed(&self) -> &'a ObservedState {
-        &self.alloc.observed
+    /// Its observed state: borrowed from a typed allocation, built from a
+    /// wire record.
+    pub(crate) fn observed(&self) -> Cow<'a, ObservedState> {
+        self.alloc().observed()
     }
 
     pub(crate) fn is(&self, standing: Standing) -> bool {
@@ -403,14 +420,14 @@ impl<'a> Candidate<'a> {
             Membership::None => false,
             Membership::Input => deployment.is_input,
             Membership::Other => {
-                !deployment.is_input && self.alloc.spec.deployment.as_deref() == Some(deployment.id)
+                !deployment.is_input && self.alloc().deployment() == Some(deployment.id)
             }
         }
     }
 
     /// Created from an older job version or instance than (`version`, `create_index`).
     pub(crate) fn is_older_than(&self, version: u64, create_index: u64) -> bool {
-        self.alloc.spec.job_version < version || self.alloc.spec.job_create_index < create_index
+        self.alloc().job_version() < version || self.alloc().job_create_index() < create_index
     }
 }
 
@@ -420,23 +437,23 @@ pub(crate) fn gather<'a>(input: &'a ReconcileInput, group: &NamedGroup<'a>) -> V
     let versions = &group.versions;
     let setting = Setting {
         fingerprint: group.spec.map(|g| &g.fingerprint),
-        deployment: input.deployment.as_ref().map(|d| &d.id),
+        deployment: input.deployment.as_ref().map(|d| d.id.as_str()),
         explained: input.explain,
         now: input.now,
     };
     let allocations = group.allocations;
-    let candidate = |a: &'a Allocation| {
+    let candidate = |a: AllocationRef<'a>| {
         // Validation guarantees the node exists.
-        let node = &input.nodes[a.spec.node as usize];
-        let policy = Policy::new(versions.for_allocation(&a.spec));
+        let node = &input.nodes[a.node() as usize];
+        let policy = Policy::new(versions.for_allocation(a.job_version(), a.job_create_index()));
         Candidate::new(a, node, policy, setting)
     };
-    let before = |x: usize, y: usize| {
-        let (a, b) = (&allocations[x].spec, &allocations[y].spec);
-        (a.name_index, a.create_index)
-            .cmp(&(b.name_index, b.create_index))
-            .then_with(|| a.id.cmp(&b.id))
-            .then(x.cmp(&y))
+    let key = |a: AllocationRef| (a.name_index(), a.create_index());
+    let before = |x: usize, y: usize| match (allocations.get(x), allocations.get(y)) {
+        (Some(a), Some(b)) => (key(a).cmp(&key(b)))
+            .then_with(|| a.id().cmp(b.id()))
+            .then(x.cmp(&y)),
+        _ => x.cmp(&y),
     };
     // Lists arrive sorted as a rule, and are then taken as they are, in one
     // pass that builds the candidates while it checks the order.
@@ -459,13 +476,13 @@ pub(crate) fn gather<'a>(input: &'a ReconcileInput, group: &NamedGroup<'a>) -> V
     let mut order: Vec<(u32, u64, usize)> = allocations
         .iter()
         .enumerate()
-        .map(|(at, a)| (a.spec.name_index, a.spec.create_index, at))
+        .map(|(at, a)| (a.name_index(), a.create_index(), at))
         .collect();
     order.sort_unstable_by(|x, y| (x.0, x.1).cmp(&(y.0, y.1)).then_with(|| before(x.2, y.2)));
     candidates.extend(
         order
             .into_iter()
-            .map(|(_, _, at)| candidate(&allocations[at])),
+            .filter_map(|(_, _, at)| allocations.get(at).map(candidate)),
     );
     candidates
 }

@@ -1,11 +1,9 @@
 //! The classification rules: one ordered table that puts every allocation in one set, first match wins.
 
-use crate::allocation::Glance;
+use crate::allocation::{Glance, History};
 use crate::policy::Policy;
 use crate::rule_table::rule_table;
-use crate::{
-    Classification, ClientStatus, DesiredStatus, Node, NodeStatus, ObservedState, Timestamp,
-};
+use crate::{Classification, ClientStatus, DesiredStatus, Node, NodeStatus, Timestamp};
 
 /// How the node hosting an allocation stands.
 #[derive(Clone, Copy)]
@@ -48,7 +46,7 @@ impl<'a> Taint<'a> {
 
 /// What the rules look at for one allocation.
 pub(crate) struct Facts<'a> {
-    observed: &'a ObservedState,
+    history: History<'a>,
     glance: Glance,
     policy: Policy<'a>,
     taint: Taint<'a>,
@@ -59,10 +57,11 @@ pub(crate) struct Facts<'a> {
 }
 
 impl<'a> Facts<'a> {
-    /// The facts of an allocation with `observed` state (of which `glance`
-    /// is the glance), following `policy`, on a node with `taint`, as of `now`.
+    /// The facts of an allocation with client `history` and whose observed
+    /// state `glance` glances at, following `policy`, on a node with
+    /// `taint`, as of `now`.
     pub(crate) fn new(
-        observed: &'a ObservedState,
+        history: History<'a>,
         glance: Glance,
         policy: Policy<'a>,
         taint: Taint<'a>,
@@ -71,9 +70,9 @@ impl<'a> Facts<'a> {
         let reconnects = matches!(
             glance.client_status,
             ClientStatus::Unknown | ClientStatus::Running | ClientStatus::Failed
-        ) && observed.needs_to_reconnect();
+        ) && history.needs_to_reconnect();
         Self {
-            observed,
+            history,
             glance,
             policy,
             taint,
@@ -101,7 +100,7 @@ impl<'a> Facts<'a> {
         if self.policy.group().is_none() || !self.client(ClientStatus::Unknown) {
             return false;
         }
-        self.observed
+        self.history
             .last_unknown()
             .is_some_and(|since| since.saturating_add(self.policy.lost_after()) <= self.now)
     }

@@ -43,11 +43,10 @@ impl GuestSession for SessionResource {
     }
 
     fn open_encoded(input: Vec<u8>, plugins: Vec<Consulted>) -> Result<SessionHandle, InputError> {
-        // Decoded into the input arena, then the buffer freed before
-        // planning, as `reconcile-encoded` does; the arena's memory goes
-        // back whole when the session ends.
-        let decoded = crate::wire::decode_held(&input);
-        drop(input);
+        // Decoded into the input arena, as `reconcile-encoded` does: the
+        // buffer freed before planning, or kept for records read in place;
+        // the arena's memory goes back whole when the session ends.
+        let decoded = crate::wire::decode_held(input);
         Session::open_held(Box::new(decoded?), plugins).map(SessionResource::handle)
     }
 

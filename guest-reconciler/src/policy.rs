@@ -1,6 +1,6 @@
 //! The group definition an allocation follows: the one of the job version it was created from.
 
-use crate::{AllocationSpec, DisconnectPolicy, Duration, ReschedulePolicy, TaskGroup};
+use crate::{DisconnectPolicy, Duration, ReschedulePolicy, TaskGroup};
 
 /// Kill timeout Nomad assumes for a task that sets none, and the floor of any.
 pub(crate) const DEFAULT_KILL_TIMEOUT: Duration = 5_000_000_000;
@@ -30,8 +30,13 @@ impl<'a> GroupVersions<'a> {
 
     /// The definition an allocation follows: that of its own version when the
     /// job lists it, else the current one.
-    pub(crate) fn for_allocation(&self, spec: &AllocationSpec) -> Option<&'a TaskGroup> {
-        let own = (spec.job_version, spec.job_create_index);
+    /// `job_version` and `job_create_index` are the allocation's.
+    pub(crate) fn for_allocation(
+        &self,
+        job_version: u64,
+        job_create_index: u64,
+    ) -> Option<&'a TaskGroup> {
+        let own = (job_version, job_create_index);
         if let Some((_, g)) = self.current.filter(|&(instance, _)| instance == own) {
             return Some(g);
         }
@@ -97,7 +102,7 @@ impl<'a> Policy<'a> {
 #[cfg(test)]
 mod tests {
     use super::GroupVersions;
-    use crate::{AllocationSpec, Fingerprint, TaskGroup};
+    use crate::{Fingerprint, TaskGroup};
 
     /// A definition told apart by its count.
     fn definition(count: u32) -> TaskGroup {
@@ -115,27 +120,10 @@ mod tests {
         }
     }
 
-    fn of(version: u64, create_index: u64) -> AllocationSpec {
-        AllocationSpec {
-            id: "a".into(),
-            name_index: 0,
-            job_version: version,
-            job_create_index: create_index,
-            node: 0,
-            deployment: None,
-            previous_allocation: None,
-            next_allocation: None,
-            create_index: 1,
-            fingerprint: Fingerprint {
-                destructive: 0,
-                in_place: 0,
-            },
-            placement_score: None,
-        }
-    }
-
     fn count(versions: &GroupVersions, version: u64, create_index: u64) -> Option<u32> {
-        (versions.for_allocation(&of(version, create_index))).map(|g| g.count)
+        versions
+            .for_allocation(version, create_index)
+            .map(|g| g.count)
     }
 
     #[test]

@@ -4,6 +4,7 @@
 //! resume there with the caller's rulings: it keeps its whole state between,
 //! so nothing is computed twice.
 
+use crate::allocation_ref::AllocationList;
 use crate::candidate::gather;
 use crate::deciding::Deciding;
 use crate::deployment::Deployments;
@@ -29,19 +30,19 @@ use crate::{phrasing, validation, InputError, JobType, Plan, ReconcileInput};
 /// allocation the plan names is in the input, and none is stopped twice.
 pub fn reconcile(input: &ReconcileInput) -> Result<Plan, InputError> {
     validation::check(input)?;
-    Ok(plan(input))
+    Ok(plan(input, AllocationList::of_input(input)))
 }
 
 /// As [`reconcile`], validating from the notes of the input's reader when
 /// it has them (see `validation::Screen`).
 pub(crate) fn reconcile_noted<I: Noted + ?Sized>(input: &I) -> Result<Plan, InputError> {
     validation::check_noted(input)?;
-    Ok(plan(input))
+    Ok(plan(input, input.lists()))
 }
 
-/// The plan for a valid input.
-fn plan(input: &ReconcileInput) -> Plan {
-    let mut run = JobRun::new(input, Wants::default());
+/// The plan for a valid input, whose groups' allocations are `lists`.
+fn plan<'a>(input: &'a ReconcileInput, lists: Vec<AllocationList<'a>>) -> Plan {
+    let mut run = JobRun::new(input, lists, Wants::default());
     // Nothing is wanted, so no step pauses: the run goes to its end.
     run.advance();
     run.finish()

@@ -19,8 +19,8 @@ pub(crate) fn pick(
     replacement: &Candidate,
     now: Timestamp,
 ) -> Keep {
-    let (o, r) = (&original.alloc.spec, &replacement.alloc.spec);
-    if r.job_version > o.job_version || r.job_create_index > o.job_create_index {
+    let (o, r) = (original.alloc(), replacement.alloc());
+    if r.job_version() > o.job_version() || r.job_create_index() > o.job_create_index() {
         return Keep::Replacement;
     }
     match strategy {
@@ -36,8 +36,8 @@ pub(crate) fn pick(
 /// that is not.
 fn best_score(original: &Candidate, replacement: &Candidate) -> Keep {
     let better = match (
-        original.alloc.spec.placement_score,
-        replacement.alloc.spec.placement_score,
+        original.alloc().placement_score(),
+        replacement.alloc().placement_score(),
     ) {
         (None, Some(_)) => true,
         (Some(o), Some(r)) => r > o,

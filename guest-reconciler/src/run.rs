@@ -1,5 +1,6 @@
 //! The state of a job's reconcile while its steps run, kept whole between pauses at hook points, and the plan it comes to.
 
+use crate::allocation_ref::AllocationList;
 use crate::candidate::Candidate;
 use crate::deciding::Deciding;
 use crate::deployment::Deployments;
@@ -76,6 +77,8 @@ pub(crate) struct JobRun<'a> {
     pub(crate) decided: Vec<Decided<'a>>,
     /// Every group of the input, by name, in the order they are decided.
     pub(crate) groups: NamedGroups<'a>,
+    /// The allocations of the input's groups, in input order.
+    pub(crate) lists: Vec<AllocationList<'a>>,
     /// What a system job's groups read of the cluster, once the first of
     /// them is decided.
     pub(crate) cluster: Option<Rc<Cluster>>,
@@ -88,8 +91,14 @@ pub(crate) struct JobRun<'a> {
 }
 
 impl<'a> JobRun<'a> {
-    /// A run of `input`, which must be valid, pausing where `wants` says.
-    pub(crate) fn new(input: &'a ReconcileInput, wants: Wants) -> Self {
+    /// A run of `input`, which must be valid, pausing where `wants` says;
+    /// `lists` are its groups' allocations, in input order.
+    pub(crate) fn new(
+        input: &'a ReconcileInput,
+        lists: Vec<AllocationList<'a>>,
+        wants: Wants,
+    ) -> Self {
+        let allocations = lists.iter().map(|list| list.len()).sum();
         Self {
             input,
             job: input.job.as_ref(),
@@ -101,7 +110,8 @@ impl<'a> JobRun<'a> {
             awaiting: Vec::new(),
             current: None,
             decided: Vec::new(),
-            groups: NamedGroups::new(input, input.job.as_ref()),
+            groups: NamedGroups::new(input, &lists, input.job.as_ref()),
+            lists,
             cluster: None,
             next_group: 0,
             cursor: 0,
@@ -112,10 +122,7 @@ impl<'a> JobRun<'a> {
                 group: None,
                 status: StepStatus::Done,
                 message: say!(
-                    phrasing::count(
-                        input.allocations.iter().map(|g| g.allocations.len()).sum(),
-                        "allocation"
-                    ),
+                    phrasing::count(allocations, "allocation"),
                     " in ",
                     phrasing::count(input.allocations.len(), "group"),
                     " on ",

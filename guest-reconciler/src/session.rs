@@ -160,7 +160,7 @@ impl Session {
             }
         }
         Ok(Self {
-            run: Run::new(input, |input| JobRun::new(input, wants)),
+            run: Run::new(input, |input| JobRun::new(input, input.lists(), wants)),
             plugins,
             records,
             failures,

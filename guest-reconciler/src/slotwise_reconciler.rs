@@ -15,8 +15,11 @@
 
 mod allocation;
 mod allocation_list;
+mod allocation_record;
+mod allocation_ref;
 mod answers;
 mod candidate;
+mod cases;
 #[cfg(any(target_arch = "wasm32", test))]
 mod chunk_rest;
 mod classification;

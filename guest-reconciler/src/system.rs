@@ -52,7 +52,7 @@ pub(crate) fn start<'a>(run: &mut JobRun<'a>, name: &'a str) -> Option<Box<Decid
     match spec {
         Some(spec) if spec.count > 0 => {
             let cluster = (run.cluster)
-                .get_or_insert_with(|| Rc::new(Cluster::new(input, job)))
+                .get_or_insert_with(|| Rc::new(Cluster::new(input, &run.lists, job)))
                 .clone();
             let ctx = Context {
                 input,

@@ -1,5 +1,6 @@
 //! Input checks: an inconsistent input is refused with the path of the offending field, never half-reconciled.
 
+use crate::allocation_ref::{AllocationList, AllocationRef};
 use crate::sentence::say;
 use crate::{Duration, InputError, Job, JobType, ReconcileInput, SystemNodes, TaskGroup};
 
@@ -20,7 +21,7 @@ fn error(field: String, message: String) -> InputError {
 /// # Errors
 /// The first inconsistency found, with the path of its field.
 pub fn check(input: &ReconcileInput) -> Result<(), InputError> {
-    check_with(input, None)
+    check_with(input, &AllocationList::of_input(input), None)
 }
 
 /// As [`check`], from the notes of the input's reader when it has them.
@@ -28,10 +29,15 @@ pub fn check(input: &ReconcileInput) -> Result<(), InputError> {
 /// # Errors
 /// As [`check`]: the same error for the same input.
 pub(crate) fn check_noted<I: Noted + ?Sized>(input: &I) -> Result<(), InputError> {
-    check_with(input, input.screen())
+    check_with(input, &input.lists(), input.screen())
 }
 
-fn check_with(input: &ReconcileInput, screen: Option<&Screen>) -> Result<(), InputError> {
+/// `lists` are the allocations of `input`'s groups, in input order.
+fn check_with(
+    input: &ReconcileInput,
+    lists: &[AllocationList],
+    screen: Option<&Screen>,
+) -> Result<(), InputError> {
     if let Some(job) = &input.job {
         if job.id != input.job_id {
             return Err(error(
@@ -55,7 +61,7 @@ fn check_with(input: &ReconcileInput, screen: Option<&Screen>) -> Result<(), Inp
         |i| say!("allocations[", i, "].group"),
         "group",
     )?;
-    check_allocations(input, screen)?;
+    check_allocations(input, lists, screen)?;
     check_system(input)?;
     if let Some(deployment) = &input.deployment {
         if deployment.job_id != input.job_id {
@@ -79,40 +85,44 @@ fn check_with(input: &ReconcileInput, screen: Option<&Screen>) -> Result<(), Inp
     Ok(())
 }
 
-fn check_allocations(input: &ReconcileInput, screen: Option<&Screen>) -> Result<(), InputError> {
+fn check_allocations(
+    input: &ReconcileInput,
+    lists: &[AllocationList],
+    screen: Option<&Screen>,
+) -> Result<(), InputError> {
     // Valid inputs, the rule, are cleared from their notes without a set of
     // every id; any doubt goes to the exact check, which finds the first
     // error in input order.
-    let cleared = match screen.and_then(|s| s.clears(input)) {
+    let nodes = input.nodes.len();
+    let cleared = match screen.and_then(|s| s.clears(lists, nodes)) {
         Some(cleared) => cleared,
-        None => Screen::of(input).clears(input) == Some(true),
+        None => Screen::of(lists, nodes).clears(lists, nodes) == Some(true),
     };
     if cleared {
         return Ok(());
     }
-    first_inconsistency(input)
+    first_inconsistency(input, lists)
 }
 
 /// The first allocation, in input order, with an empty, repeated or
 /// dangling field.
-fn first_inconsistency(input: &ReconcileInput) -> Result<(), InputError> {
-    let flat = || input.allocations.iter().flat_map(|g| &g.allocations);
-    let repeat = repeats::first_repeat(flat().map(|a| a.spec.id.as_str()));
+fn first_inconsistency(input: &ReconcileInput, lists: &[AllocationList]) -> Result<(), InputError> {
+    let flat = || lists.iter().flat_map(|list| list.iter());
+    let repeat = repeats::first_repeat(flat().map(AllocationRef::id));
     let mut p = 0;
-    for (g, group) in input.allocations.iter().enumerate() {
-        for (a, alloc) in group.allocations.iter().enumerate() {
+    for (g, group) in lists.iter().enumerate() {
+        for (a, alloc) in group.iter().enumerate() {
             let at = |field: &str| say!("allocations[", g, "].allocations[", a, "].spec.", field);
-            let spec = &alloc.spec;
-            if spec.id.is_empty() {
+            if alloc.id().is_empty() {
                 return Err(error(at("id"), "must not be empty".into()));
             }
             if let Some((first, _)) = repeat.filter(|&(_, r)| r == p) {
-                let (g0, a0) = group_and_place(input, first);
+                let (g0, a0) = group_and_place(lists, first);
                 return Err(error(
                     at("id"),
                     say!(
                         "`",
-                        spec.id,
+                        alloc.id(),
                         "` is also the id of allocations[",
                         g0,
                         "].allocations[",
@@ -121,21 +131,21 @@ fn first_inconsistency(input: &ReconcileInput) -> Result<(), InputError> {
                     ),
                 ));
             }
-            if spec.node as usize >= input.nodes.len() {
+            if alloc.node() as usize >= input.nodes.len() {
                 return Err(error(
                     at("node"),
                     say!(
-                        spec.node,
+                        alloc.node(),
                         " is not a node: the input lists ",
                         input.nodes.len(),
                         " nodes"
                     ),
                 ));
             }
-            if spec.name_index > MAX_NAME_INDEX {
+            if alloc.name_index() > MAX_NAME_INDEX {
                 return Err(error(
                     at("name-index"),
-                    say!(spec.name_index, " exceeds the limit of ", MAX_NAME_INDEX),
+                    say!(alloc.name_index(), " exceeds the limit of ", MAX_NAME_INDEX),
                 ));
             }
             p += 1;
@@ -146,12 +156,12 @@ fn first_inconsistency(input: &ReconcileInput) -> Result<(), InputError> {
 
 /// The group and the place in it of the allocation at position `p` of all
 /// groups' allocations in input order.
-fn group_and_place(input: &ReconcileInput, mut p: usize) -> (usize, usize) {
-    for (g, group) in input.allocations.iter().enumerate() {
-        if p < group.allocations.len() {
+fn group_and_place(lists: &[AllocationList], mut p: usize) -> (usize, usize) {
+    for (g, group) in lists.iter().enumerate() {
+        if p < group.len() {
             return (g, p);
         }
-        p -= group.allocations.len();
+        p -= group.len();
     }
     (0, 0)
 }

@@ -261,7 +261,7 @@ impl<'r> Builder<'r> {
     fn candidate(&mut self, c: &Candidate, with_id: bool) -> plugin::Candidate {
         let node = self
             .tables
-            .node(c.alloc.spec.node, self.input_nodes, self.reads);
+            .node(c.alloc().node(), self.input_nodes, self.reads);
         let reads = ViewParts {
             allocation_ids: with_id,
             ..self.reads
@@ -327,7 +327,7 @@ fn promotion(run: &JobRun, reads: ViewParts) -> (Shown, Batch) {
     {
         let first = candidates.len() as u32;
         for c in canaries {
-            let node = tables.node(c.alloc.spec.node, &run.input.nodes, reads);
+            let node = tables.node(c.alloc().node(), &run.input.nodes, reads);
             let (view, rule) = candidate(c, node, reads);
             candidates.push(plugin::Candidate {
                 rule: tables.rule(rule),
@@ -413,7 +413,7 @@ fn candidate(c: &Candidate, node: u32, reads: ViewParts) -> (plugin::Candidate, 
     let class = c.class().unwrap_or(rule.class);
     let view = plugin::Candidate {
         allocation: reads.allocation_ids.then(|| c.id().to_string()),
-        job_version: c.alloc.spec.job_version,
+        job_version: c.alloc().job_version(),
         node,
         client_status: client_status(observed.client_status),
         healthy: observed.health.as_ref().and_then(|h| h.healthy),

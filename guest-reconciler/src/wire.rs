@@ -20,14 +20,20 @@ mod list_reader;
 mod list_writer;
 mod plan_reader;
 mod plan_writer;
+mod record_reader;
+mod record_writer;
+pub(crate) mod rest_reader;
 #[cfg(test)]
 mod sample_outcomes;
 mod writer;
 
+use crate::allocation_record::Records;
+use crate::allocation_ref::AllocationList;
 use crate::sentence::say;
 use crate::validation::{Noted, Noting, Screen};
 use crate::{InputError, Plan, ReconcileInput};
 use held::Held;
+use record_reader::Placed;
 use serde::{de::DeserializeOwned, Serialize};
 
 /// The first two bytes of every buffer.
@@ -47,6 +53,10 @@ pub enum Content {
     Input = 1,
     /// A `result<plan, input-error>`.
     Outcome = 2,
+    /// A `reconcile-input` whose groups' allocations are fixed-size
+    /// records, which the reconciler reads where they lie instead of
+    /// decoding them (`docs/wire.md`).
+    InputRecords = 3,
 }
 
 /// Why a buffer could not be read.
@@ -91,22 +101,52 @@ impl From<WireError> for InputError {
     }
 }
 
-/// Encodes `input` as a buffer.
+/// Encodes `input` as a buffer of content 1: every value in postcard's
+/// encoding, about fifty bytes per allocation.
 pub fn encode_input(input: &ReconcileInput) -> Vec<u8> {
     // An allocation takes about a hundred bytes, most of them its id.
-    let allocations: usize = input.allocations.iter().map(|g| g.allocations.len()).sum();
-    let mut out = Vec::with_capacity(4096 + 128 * allocations);
+    let mut out = Vec::with_capacity(4096 + 128 * allocations(input));
     out.extend_from_slice(&[MAGIC[0], MAGIC[1], VERSION, Content::Input as u8]);
     list_writer::input(&mut out, input);
     out
 }
 
-/// Reads an input buffer.
+/// Encodes `input` as a buffer of content 3, its allocations as fixed-size
+/// records that the reconciler reads in place: what hosts send, as it
+/// saves the guest decoding every allocation. A group too large for the
+/// records' four-byte offsets (tens of millions of allocations) is written
+/// as content 1 instead.
+pub fn encode_input_records(input: &ReconcileInput) -> Vec<u8> {
+    // A record, its id and a share of the deployment ids.
+    let mut out = Vec::with_capacity(4096 + 168 * allocations(input));
+    out.extend_from_slice(&[MAGIC[0], MAGIC[1], VERSION, Content::InputRecords as u8]);
+    if list_writer::input_records(&mut out, input) {
+        out
+    } else {
+        encode_input(input)
+    }
+}
+
+fn allocations(input: &ReconcileInput) -> usize {
+    input.allocations.iter().map(|g| g.allocations.len()).sum()
+}
+
+/// Reads an input buffer, of content 1 or 3.
 ///
 /// # Errors
 /// When the buffer is not an encoded input of this format version.
 pub fn decode_input(bytes: &[u8]) -> Result<ReconcileInput, WireError> {
-    decode_noting::<()>(bytes).map(|decoded| decoded.input)
+    let decoded = decode_noting::<()>(bytes)?;
+    let mut input = decoded.input;
+    if !decoded.placed.is_empty() {
+        let body = bytes.get(HEADER_LEN..).unwrap_or_default();
+        for (group, placed) in input.allocations.iter_mut().zip(&decoded.placed) {
+            // SAFETY: the reader checked these records in `body`.
+            let records = unsafe { Records::checked(body, placed.start, placed.len) };
+            group.allocations = records.iter().map(|r| r.to_allocation()).collect();
+        }
+    }
+    Ok(input)
 }
 
 /// An input as read, with what its reader noted of its allocations.
@@ -114,10 +154,27 @@ struct Decoded<N> {
     input: ReconcileInput,
     /// `None` when postcard read the input, not the hand-written reader.
     notes: Option<N>,
+    /// For content 3, where each group's records lie in the buffer's
+    /// value; the input's allocation lists are then empty.
+    placed: Vec<Placed>,
 }
 
-/// Reads an input buffer, noting its allocations with `N`.
+/// Reads an input buffer of either content, noting its allocations with `N`.
 fn decode_noting<N: Noting>(bytes: &[u8]) -> Result<Decoded<N>, WireError> {
+    if bytes.get(3) == Some(&(Content::InputRecords as u8)) {
+        let body = body(Content::InputRecords, bytes)?;
+        let (input, notes, placed) =
+            list_reader::input_with_records::<N>(body).map_err(|f| WireError::Malformed {
+                at: f.path,
+                offset: f.offset,
+                message: f.message.into(),
+            })?;
+        return Ok(Decoded {
+            input,
+            notes: Some(notes),
+            placed,
+        });
+    }
     // The large lists are read by hand (10,000 allocations: 0.72 ms natively
     // against serde's 1.21); postcard reads again whatever that reader does
     // not take whole, and says what is wrong with it.
@@ -128,9 +185,14 @@ fn decode_noting<N: Noting>(bytes: &[u8]) -> Result<Decoded<N>, WireError> {
         return Ok(Decoded {
             input,
             notes: Some(notes),
+            placed: Vec::new(),
         });
     }
-    reference::decode_input(bytes).map(|input| Decoded { input, notes: None })
+    reference::decode_input(bytes).map(|input| Decoded {
+        input,
+        notes: None,
+        placed: Vec::new(),
+    })
 }
 
 /// The format as postcard writes and reads it through serde alone: the
@@ -197,8 +259,7 @@ pub fn decode_outcome(bytes: &[u8]) -> Result<Result<Plan, InputError>, WireErro
 /// gives an encoded input error. The buffer is freed once decoded, so that
 /// its memory serves the reconcile rather than adding to its peak.
 pub fn reconcile_encoded(input: Vec<u8>) -> Vec<u8> {
-    let decoded = decode_held(&input);
-    drop(input);
+    let decoded = decode_held(input);
     let outcome = decoded.and_then(|input| {
         let plan = crate::reconcile::reconcile_noted(&input);
         // The decoded input goes before the plan is written, so that its
@@ -212,31 +273,50 @@ pub fn reconcile_encoded(input: Vec<u8>) -> Vec<u8> {
 /// Reads an input buffer into the component allocator's input arena, where
 /// the build has one (see `held`), noting its allocations for validation:
 /// once the input is dropped, its memory goes back whole rather than record
-/// by record. A buffer that cannot be read gives an input error, which owns
-/// its memory.
-pub(crate) fn decode_held(bytes: &[u8]) -> Result<HeldInput, InputError> {
+/// by record. A buffer of content 1 is freed once decoded, so that its
+/// memory serves the reconcile; one of content 3 is kept, as the
+/// allocations are read where they lie in it. A buffer that cannot be read
+/// gives an input error, which owns its memory.
+pub(crate) fn decode_held(bytes: Vec<u8>) -> Result<HeldInput, InputError> {
     // SAFETY: decoding keeps nothing it allocates beyond the input, its
     // notes or the error it returns, and all are plain data.
-    let decoded = unsafe { Held::decode(|| decode_noting::<Screen>(bytes)) };
-    decoded
-        .or_else_own(|e| InputError::from(e.clone()))
-        .map(HeldInput)
+    let decoded = unsafe { Held::decode(|| decode_noting::<Screen>(&bytes)) };
+    let held = decoded.or_else_own(|e| InputError::from(e.clone()))?;
+    let buffer = (!held.placed.is_empty()).then_some(bytes);
+    Ok(HeldInput { held, buffer })
 }
 
-/// A decoded input held as `decode_held` holds it, with its reader's notes.
-pub(crate) struct HeldInput(Held<Decoded<Screen>>);
+/// A decoded input held as `decode_held` holds it, with its reader's notes
+/// and, for content 3, the buffer its records lie in.
+pub(crate) struct HeldInput {
+    held: Held<Decoded<Screen>>,
+    /// Never changed while held: the records the reader checked in it are
+    /// read in place.
+    buffer: Option<Vec<u8>>,
+}
 
 impl std::ops::Deref for HeldInput {
     type Target = ReconcileInput;
 
     fn deref(&self) -> &ReconcileInput {
-        &self.0.input
+        &self.held.input
     }
 }
 
 impl Noted for HeldInput {
     fn screen(&self) -> Option<&Screen> {
-        self.0.notes.as_ref()
+        self.held.notes.as_ref()
+    }
+
+    fn lists(&self) -> Vec<AllocationList<'_>> {
+        let Some(body) = self.buffer.as_deref().and_then(|b| b.get(HEADER_LEN..)) else {
+            return AllocationList::of_input(self);
+        };
+        (self.held.placed.iter())
+            // SAFETY: the reader checked these records in this buffer,
+            // which is held unchanged with them.
+            .map(|p| AllocationList::Records(unsafe { Records::checked(body, p.start, p.len) }))
+            .collect()
     }
 }
 
@@ -285,6 +365,7 @@ fn body(expected: Content, bytes: &[u8]) -> Result<&[u8], WireError> {
 fn content_name(byte: u8) -> &'static str {
     match byte {
         1 => "a reconcile input",
+        3 => "a reconcile input of records",
         2 => "a reconcile outcome",
         _ => "an unknown kind of value",
     }
@@ -326,228 +407,6 @@ fn describe(error: &postcard::Error) -> String {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn minimal() -> ReconcileInput {
-        ReconcileInput {
-            job_id: "j".into(),
-            job: None,
-            nodes: Vec::new(),
-            allocations: Vec::new(),
-            deployment: None,
-            eval: crate::Evaluation {
-                id: "e".into(),
-                priority: 50,
-            },
-            now: 0,
-            explain: false,
-            ext: Vec::new(),
-            system: None,
-        }
-    }
-
-    /// An input whose node and allocation set every optional field, with
-    /// integers that take multi-byte varints and negative timestamps.
-    fn full() -> ReconcileInput {
-        use crate::*;
-        let mut input = minimal();
-        input.now = -7;
-        input.explain = true;
-        input.nodes = vec![Node {
-            id: "n-é".into(),
-            status: NodeStatus::Disconnected,
-            draining: true,
-            meta: vec![("k".into(), "v".into())],
-        }];
-        input.allocations = vec![GroupAllocations {
-            group: "web".into(),
-            allocations: vec![Allocation {
-                spec: AllocationSpec {
-                    id: "a".into(),
-                    name_index: u32::MAX,
-                    job_version: u64::MAX,
-                    job_create_index: 300,
-                    node: 0,
-                    deployment: Some("d".into()),
-                    previous_allocation: Some("p".into()),
-                    next_allocation: Some(String::new()),
-                    create_index: 1 << 40,
-                    fingerprint: Fingerprint {
-                        destructive: 1,
-                        in_place: 128,
-                    },
-                    placement_score: Some(-0.25),
-                },
-                observed: ObservedState {
-                    desired_status: DesiredStatus::Evict,
-                    client_status: ClientStatus::Unknown,
-                    desired_transition: Some(DesiredTransition {
-                        migrate: true,
-                        reschedule: false,
-                        force_reschedule: true,
-                        migrate_disable_placement: false,
-                    }),
-                    health: Some(DeploymentHealth {
-                        healthy: Some(false),
-                        canary: true,
-                        changed_at: Some(i64::MIN),
-                    }),
-                    reschedule: Some(RescheduleTracker {
-                        events: vec![RescheduleEvent {
-                            at: i64::MAX,
-                            delay: -1,
-                        }],
-                        last_failed: true,
-                    }),
-                    followup_eval: Some("f".into()),
-                    client_states: Some(vec![
-                        ClientStateChange {
-                            status: None,
-                            at: 5,
-                        },
-                        ClientStateChange {
-                            status: Some(ClientStatus::Lost),
-                            at: 6,
-                        },
-                    ]),
-                    tasks: Some(vec![TaskState {
-                        name: "t".into(),
-                        state: TaskLifecycle::Running,
-                        failed: true,
-                        started_at: Some(1),
-                        finished_at: None,
-                        restarts: 70_000,
-                        last_restart: Some(2),
-                    }]),
-                    modify_time: 1_700_000_000_000_000_000,
-                    meta: Some(vec![("m".into(), "x".into())]),
-                },
-                update: Some(UpdateKind::InPlace),
-            }],
-        }];
-        input
-    }
-
-    #[test]
-    fn the_hand_written_lists_write_and_read_what_serde_does() {
-        for input in [minimal(), full()] {
-            let bytes = encode_input(&input);
-            assert_eq!(bytes, reference::encode_input(&input));
-            let read = list_reader::input::<()>(&bytes[HEADER_LEN..]);
-            assert_eq!(read.map(|(input, ())| input), Some(input));
-        }
-    }
-
-    #[test]
-    fn the_encoded_path_validates_from_its_notes_as_the_plain_one_does() {
-        let breaks: [fn(&mut crate::AllocationSpec); 5] = [
-            |_| {},
-            |s| s.id = "a".into(),
-            |s| s.node = 1,
-            |s| s.id.clear(),
-            |s| s.name_index = crate::MAX_NAME_INDEX + 1,
-        ];
-        for (i, broken) in breaks.into_iter().enumerate() {
-            let mut input = full();
-            input.job = None;
-            let allocations = &mut input.allocations[0].allocations;
-            allocations[0].spec.name_index = 0;
-            let mut second = allocations[0].clone();
-            second.spec.id = "b".into();
-            second.spec.name_index = 3;
-            broken(&mut second.spec);
-            allocations.push(second);
-            let plain = crate::reconcile(&input);
-            assert_eq!(plain.is_ok(), i == 0, "{plain:?}");
-            let encoded = decode_outcome(&reconcile_encoded(encode_input(&input)));
-            assert_eq!(encoded.ok(), Some(plain));
-        }
-    }
-
-    /// Both readers on `bytes`: the same error, or values that encode alike
-    /// (compared as bytes, since a mutated score may be NaN).
-    fn read_alike(bytes: &[u8]) {
-        let ours = decode_input(bytes).map(|input| reference::encode_input(&input));
-        let serde = reference::decode_input(bytes).map(|input| reference::encode_input(&input));
-        assert_eq!(ours, serde, "{bytes:?}");
-    }
-
-    #[test]
-    fn every_cut_and_every_changed_byte_reads_as_serde_reads_it() {
-        let bytes = encode_input(&full());
-        for cut in HEADER_LEN..bytes.len() {
-            read_alike(&bytes[..cut]);
-        }
-        for at in HEADER_LEN..bytes.len() {
-            for value in [0x00, 0x01, 0x02, 0x0f, 0x10, 0x7f, 0x80, 0xff] {
-                let mut changed = bytes.clone();
-                changed[at] = value;
-                read_alike(&changed);
-            }
-        }
-    }
-
-    #[test]
-    fn an_input_survives_encoding() {
-        let input = minimal();
-        assert_eq!(decode_input(&encode_input(&input)), Ok(input));
-    }
-
-    #[test]
-    fn a_truncated_buffer_is_named_as_such() {
-        let bytes = encode_input(&minimal());
-        let error = decode_input(&bytes[..bytes.len() - 3]).unwrap_err();
-        assert!(error.to_string().contains("truncated"), "{error}");
-    }
-
-    #[test]
-    fn another_version_is_refused_with_both_versions_named() {
-        let mut bytes = encode_input(&minimal());
-        bytes[2] = 9;
-        let error = decode_input(&bytes).unwrap_err();
-        assert_eq!(error, WireError::Version { found: 9 });
-        assert_eq!(
-            error.to_string(),
-            "wire format version 9; this reconciler reads version 1"
-        );
-    }
-
-    #[test]
-    fn an_outcome_is_not_read_as_an_input() {
-        let bytes = encode_outcome(&Err(InputError {
-            field: "f".into(),
-            message: "m".into(),
-        }));
-        assert!(matches!(
-            decode_input(&bytes),
-            Err(WireError::Content { .. })
-        ));
-    }
-
-    #[test]
-    fn a_length_beyond_the_buffer_fails_without_allocating_it() {
-        let mut bytes = vec![b'S', b'W', VERSION, Content::Input as u8];
-        // job-id: a string claiming 2^35 bytes.
-        bytes.extend([0x80, 0x80, 0x80, 0x80, 0x7f]);
-        let error = decode_input(&bytes).unwrap_err();
-        assert!(
-            matches!(&error, WireError::Malformed { at, offset: 5, .. } if at == "[0]"),
-            "{error:?}"
-        );
-    }
-
-    #[test]
-    fn trailing_bytes_are_refused() {
-        let mut bytes = encode_input(&minimal());
-        bytes.push(0);
-        assert_eq!(decode_input(&bytes), Err(WireError::Trailing(1)));
-    }
-
-    #[test]
-    fn garbage_reconciles_into_an_input_error() {
-        let outcome = decode_outcome(&reconcile_encoded(b"not a buffer at all".to_vec()));
-        let error = outcome.expect("an outcome").unwrap_err();
-        assert_eq!(error.field, "encoded-input");
-    }
-}
+mod record_tests;
+#[cfg(test)]
+mod tests;

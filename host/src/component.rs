@@ -354,7 +354,7 @@ impl ComponentReconciler {
         &self,
         input: &core::ReconcileInput,
     ) -> Result<Result<core::Plan, core::InputError>, HostError> {
-        let outcome = self.reconcile_encoded(&core::wire::encode_input(input))?;
+        let outcome = self.reconcile_encoded(&core::wire::encode_input_records(input))?;
         Ok(core::wire::decode_outcome(&outcome)?)
     }
 

@@ -36,7 +36,7 @@ function timed(run) {
 }
 
 // As the package's `reconcile` does: the encoding lent to the call, not copied out.
-const encoded = timed(() => wire.decodeOutcome(wire.lendEncodedInput(input, reconcileEncoded)));
+const encoded = timed(() => wire.decodeOutcome(wire.lendEncodedInputRecords(input, reconcileEncoded)));
 // The typed input is built only now, so that the encoded phase ran in the heap it alone makes.
 const typedInput = toComponent(input, inputType, witTypes);
 const typed = timed(() => reconcile(typedInput));

@@ -18,14 +18,14 @@ const { reconcileEncoded } = bindings.reconcile;
 const wire = wireCodec(witTypes);
 const input = parseJson(await readFile(inputPath, 'utf8'));
 
-warmUp(() => wire.decodeOutcome(wire.lendEncodedInput(input, reconcileEncoded)));
+warmUp(() => wire.decodeOutcome(wire.lendEncodedInputRecords(input, reconcileEncoded)));
 const parts = { encode: [], call: [], decode: [], total: [] };
 let sizes;
 for (let i = 0; i < rounds; i++) {
   const t0 = process.hrtime.bigint();
   let t1, t2, length;
   // As the package's `reconcile` does: the encoding lent to the call, not copied out.
-  const returned = wire.lendEncodedInput(input, (encoded) => {
+  const returned = wire.lendEncodedInputRecords(input, (encoded) => {
     t1 = process.hrtime.bigint();
     length = encoded.length;
     const outcome = reconcileEncoded(encoded);

@@ -22,8 +22,8 @@ pub fn run(reconciler: &ComponentReconciler, rounds: usize) -> Result<()> {
     let input = rolling_update(SIZE);
     let mut refused = input.clone();
     refused.job_id.push_str("-elsewhere");
-    let encoded = core::wire::encode_input(&input);
-    let encoded_refused = core::wire::encode_input(&refused);
+    let encoded = core::wire::encode_input_records(&input);
+    let encoded_refused = core::wire::encode_input_records(&refused);
     let outcome = reconciler.reconcile_encoded(&encoded)?;
     ensure!(
         matches!(reconciler.reconcile_core(&refused)?, Err(e) if e.field == "job.id"),
@@ -34,7 +34,7 @@ pub fn run(reconciler: &ComponentReconciler, rounds: usize) -> Result<()> {
         [
             &mut || drop(core::reconcile(&input)),
             &mut || drop(core::wire::reconcile_encoded(encoded.clone())),
-            &mut || drop(core::wire::encode_input(&input)),
+            &mut || drop(core::wire::encode_input_records(&input)),
             &mut || drop(reconciler.reconcile_encoded(&encoded)),
             &mut || drop(reconciler.reconcile_encoded(&encoded_refused)),
             &mut || drop(core::wire::decode_outcome(&outcome)),

@@ -3,8 +3,8 @@
 //! `fuzz-stable [--runs N] [--seed S] [TARGET...]`: N cases per target
 //! (default 20,000). A mutant that panics is written to the target's corpus
 //! as `crash-<hash>` and the run fails. `fuzz-stable seed` writes the
-//! starting corpus of the plugin-answer, encoded-outcome and packed-batch
-//! targets.
+//! starting corpus of the plugin-answer, encoded-outcome, records-input and
+//! packed-batch targets.
 
 use draw::Below;
 use proptest::test_runner::{RngAlgorithm, TestRng};
@@ -195,8 +195,8 @@ fn keep(dir: &Path, data: &[u8]) -> PathBuf {
     path
 }
 
-/// Writes the seeds of the plugin-answer, encoded-outcome and packed-batch
-/// targets.
+/// Writes the seeds of the plugin-answer, encoded-outcome, records-input and
+/// packed-batch targets.
 fn seed(corpus: &Path) -> ExitCode {
     let dir = corpus.join("plugin_answers");
     let _ = std::fs::create_dir_all(&dir);
@@ -218,6 +218,13 @@ fn seed(corpus: &Path) -> ExitCode {
         .collect();
     inputs.sort();
     for (name, bytes) in slotwise_fuzz::outcome_seeds(&inputs) {
+        if std::fs::write(dir.join(format!("{name}.bin")), bytes).is_err() {
+            return ExitCode::FAILURE;
+        }
+    }
+    let dir = corpus.join("records_input");
+    let _ = std::fs::create_dir_all(&dir);
+    for (name, bytes) in slotwise_fuzz::records_seeds(&inputs) {
         if std::fs::write(dir.join(format!("{name}.bin")), bytes).is_err() {
             return ExitCode::FAILURE;
         }

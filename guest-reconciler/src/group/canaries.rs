@@ -26,7 +26,7 @@ pub(super) fn run(g: &mut GroupRun) -> Outcome {
         if !c.has(Marks::TRACKED) || !g.deployments.is_doomed_canary(c.id()) {
             continue;
         }
-        let deployment = c.alloc.spec.deployment.as_deref().unwrap_or("?");
+        let deployment = c.alloc().deployment().unwrap_or("?");
         let why = if current_id.as_deref() == Some(deployment) {
             "failed"
         } else {

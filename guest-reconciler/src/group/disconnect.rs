@@ -19,7 +19,7 @@ pub(super) fn run(g: &mut GroupRun) -> Outcome {
         let c = &g.candidates[d];
         let out_of_play = c.client_status() == ClientStatus::Unknown
             || already_replaced(c)
-            || screen(c.glance(), c.observed(), g.ctx.is_batch) == Screen::Drop;
+            || screen(c.glance(), || c.observed(), g.ctx.is_batch) == Screen::Drop;
         let outcome = if out_of_play {
             None
         } else {

@@ -34,7 +34,7 @@ pub(super) fn run(g: &mut GroupRun) -> Outcome {
         .filter_map(|i| {
             let c = &g.candidates[i];
             let after = c.policy.stop_on_client_after()?;
-            let since = c.observed().first_lost().unwrap_or(now);
+            let since = c.observed().history().first_lost().unwrap_or(now);
             let due = since
                 .saturating_add(after)
                 .saturating_add(c.policy.max_kill_timeout());

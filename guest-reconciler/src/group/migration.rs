@@ -28,7 +28,7 @@ pub(super) fn run(g: &mut GroupRun) -> Outcome {
             reschedule: false,
             previous_lost: false,
             downgrade_non_canary: g.canarying && !canary,
-            min_job_version: c.alloc.spec.job_version,
+            min_job_version: c.alloc().job_version(),
             reason: Reason::Migrate,
             message: say!("moves allocation ", c.id(), " off node ", c.node.id),
             node: None,

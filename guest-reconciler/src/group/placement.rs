@@ -114,7 +114,7 @@ fn replacement(
             reschedule,
             previous_lost: !reschedule,
             downgrade_non_canary: canarying && !canary,
-            min_job_version: c.alloc.spec.job_version,
+            min_job_version: c.alloc().job_version(),
             reason: if reschedule {
                 Reason::RescheduleNow
             } else {

@@ -133,13 +133,13 @@ fn resumes(g: &GroupRun, r: usize) -> bool {
 /// allocations in view until a link is missing, in slot order.
 fn replacements(g: &GroupRun, in_view: &BTreeMap<&str, usize>, r: usize) -> Vec<usize> {
     let mut chain = Vec::new();
-    let mut next = g.candidates[r].alloc.spec.next_allocation.as_deref();
+    let mut next = g.candidates[r].alloc().next_allocation();
     while let Some(&x) = next.and_then(|id| in_view.get(id)) {
         if x == r || chain.contains(&x) {
             break;
         }
         chain.push(x);
-        next = g.candidates[x].alloc.spec.next_allocation.as_deref();
+        next = g.candidates[x].alloc().next_allocation();
     }
     chain.sort_unstable();
     chain

@@ -6,6 +6,7 @@ use crate::candidate::{Candidate, Marks, Standing};
 use crate::pipeline::Outcome;
 use crate::sentence::say;
 use crate::{phrasing, reschedule, ClientStatus, DesiredStatus, ObservedState, Timestamp};
+use std::borrow::Cow;
 
 /// Replacements due within this window of `now` are made now, to absorb
 /// clock drift between servers.
@@ -24,7 +25,13 @@ pub(super) enum Screen {
 }
 
 /// Nomad's batch and service rules on which allocations may be rescheduled.
-pub(super) fn screen(glance: &Glance, observed: &ObservedState, is_batch: bool) -> Screen {
+/// `observed` gives the whole observed state, which few cases read: a wire
+/// record builds it when asked.
+pub(super) fn screen<'o>(
+    glance: &Glance,
+    observed: impl Fn() -> Cow<'o, ObservedState>,
+    is_batch: bool,
+) -> Screen {
     let transition = &glance.transition;
     if is_batch {
         if transition.migrate_disable_placement {
@@ -34,15 +41,15 @@ pub(super) fn screen(glance: &Glance, observed: &ObservedState, is_batch: bool) 
             return Screen::Consider;
         }
         return match glance.desired_status {
-            DesiredStatus::Stop if observed.ran_successfully() => Screen::Keep,
-            DesiredStatus::Stop if observed.last_reschedule_failed() => Screen::Consider,
+            DesiredStatus::Stop if observed().ran_successfully() => Screen::Keep,
+            DesiredStatus::Stop if observed().last_reschedule_failed() => Screen::Consider,
             DesiredStatus::Stop | DesiredStatus::Evict => Screen::Drop,
             DesiredStatus::Run if glance.client_status == ClientStatus::Failed => Screen::Consider,
             DesiredStatus::Run => Screen::Keep,
         };
     }
     match glance.desired_status {
-        DesiredStatus::Stop | DesiredStatus::Evict if observed.last_reschedule_failed() => {
+        DesiredStatus::Stop | DesiredStatus::Evict if observed().last_reschedule_failed() => {
             Screen::Consider
         }
         DesiredStatus::Stop | DesiredStatus::Evict => Screen::Drop,
@@ -65,7 +72,6 @@ pub(super) enum Verdict {
 /// allocation counts its delay from now; an unknown one that this evaluation
 /// was created for counts it from when it became unknown.
 pub(super) fn verdict(g: &GroupRun, c: &Candidate, disconnecting: bool) -> Verdict {
-    let observed = c.observed();
     let transition = c.transition();
     if let Some(current) = g.deployments.current_asked() {
         let active = g
@@ -84,18 +90,20 @@ pub(super) fn verdict(g: &GroupRun, c: &Candidate, disconnecting: bool) -> Verdi
     if forced {
         return Verdict::Now;
     }
+    // Built from a wire record only past the early answers.
+    let observed = c.observed();
     let (now, eval_id) = (g.ctx.now, g.ctx.eval_id);
     // An empty evaluation id matches an allocation without a follow-up
     // evaluation, as in Nomad; its tests rely on it. Read only when needed:
     // most allocations are not due, and the field lies far from the rest.
     let followup = || observed.followup_eval.as_deref().unwrap_or("");
     let next = if disconnecting {
-        reschedule::since(c.policy.reschedule(), observed, now)
+        reschedule::since(c.policy.reschedule(), &observed, now)
     } else if c.client_status() == ClientStatus::Unknown && followup() == eval_id {
-        let since = observed.last_unknown().unwrap_or(0);
-        reschedule::since(c.policy.reschedule(), observed, since)
+        let since = observed.history().last_unknown().unwrap_or(0);
+        reschedule::since(c.policy.reschedule(), &observed, since)
     } else {
-        reschedule::after_failure(c.policy.reschedule(), c.glance(), observed, g.ctx.is_batch)
+        reschedule::after_failure(c.policy.reschedule(), c.glance(), &observed, g.ctx.is_batch)
     };
     if !next.eligible {
         return Verdict::Stay;
@@ -125,13 +133,13 @@ pub(super) fn run(g: &mut GroupRun) -> Outcome {
         }
         if already_replaced(c) {
             if !migrating {
-                let next = c.alloc.spec.next_allocation.as_deref().unwrap_or_default();
+                let next = c.alloc().next_allocation().unwrap_or_default();
                 g.candidates[i].drop_out(|| say!("already replaced by ", next));
                 dropped += 1;
             }
             continue;
         }
-        match screen(c.glance(), c.observed(), g.ctx.is_batch) {
+        match screen(c.glance(), || c.observed(), g.ctx.is_batch) {
             Screen::Keep => continue,
             Screen::Drop if !migrating => {
                 g.candidates[i].drop_out(|| "stopped or finished; neither counted nor replaced");
@@ -231,7 +239,8 @@ mod tests {
         for (_, cases) in crate::unit_cases::load::<Case>("rescheduling-units") {
             for case in &cases.cases {
                 let observed = observed(case);
-                let got = match screen(&observed.glance(), &observed, case.batch) {
+                let got = match screen(&observed.glance(), || Cow::Borrowed(&observed), case.batch)
+                {
                     Screen::Keep => Filtered {
                         untainted: true,
                         ignore: false,

@@ -20,8 +20,8 @@ pub(super) fn run(g: &mut GroupRun) -> Outcome {
     let updating_spec = !g.destructive.is_empty() || g.in_place > 0;
     let version_runs = g.candidates.iter().any(|c| {
         c.has(Marks::TRACKED)
-            && c.alloc.spec.job_version == job.version
-            && c.alloc.spec.job_create_index == job.create_index
+            && c.alloc().job_version() == job.version
+            && c.alloc().job_create_index() == job.create_index
     });
     // Replacing failed or lost allocations of a version already running is
     // not a rollout.

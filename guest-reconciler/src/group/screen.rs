@@ -33,13 +33,8 @@ pub(super) fn run(g: &mut GroupRun) -> Outcome {
         let (version, create_index) = (g.ctx.job.version, g.ctx.job.create_index);
         for c in g.candidates.iter_mut().filter(|c| c.has(Marks::TRACKED)) {
             if c.is_terminal() && c.is_older_than(version, create_index) {
-                c.untrack(|| {
-                    say!(
-                        "finished under job version ",
-                        c.alloc.spec.job_version,
-                        "; ignored"
-                    )
-                });
+                let own = c.alloc().job_version();
+                c.untrack(|| say!("finished under job version ", own, "; ignored"));
                 c.standing = Standing::Ignored;
                 old += 1;
             }

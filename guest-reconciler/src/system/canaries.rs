@@ -71,7 +71,7 @@ pub(super) fn run(g: &mut NodeGroupRun) -> Outcome {
             continue;
         }
         let c = &g.candidates[i];
-        let node = c.alloc.spec.node;
+        let node = c.alloc().node();
         let message = say!(
             "canary ",
             have + n + 1,

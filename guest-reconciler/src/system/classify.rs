@@ -16,10 +16,10 @@ pub(super) fn run(g: &mut NodeGroupRun) -> Outcome {
             continue;
         }
         let rule = classify(&NodeFacts {
-            observed: c.observed(),
+            observed: &c.observed(),
             policy: c.policy,
             taint: Taint::of(c.node),
-            eligibility: g.ctx.cluster.nodes.of(c.alloc.spec.node),
+            eligibility: g.ctx.cluster.nodes.of(c.alloc().node()),
             sysbatch,
             now,
         });

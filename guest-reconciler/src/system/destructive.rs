@@ -23,7 +23,7 @@ pub(super) fn reruns(g: &mut NodeGroupRun) -> Outcome {
         let c = &mut g.candidates[f];
         let message = say!("runs job version ", version, " again on node ", c.node.id);
         c.settle(|| message.clone());
-        let (node, index, previous) = (c.alloc.spec.node, c.index(), c.id().to_string());
+        let (node, index, previous) = (c.alloc().node(), c.index(), c.id().to_string());
         let placement = on_node(
             node,
             index,

@@ -1,5 +1,6 @@
 //! Which nodes a system job runs on: eligible, not ready, or no longer targeted, and the order nodes are taken in.
 
+use crate::allocation_ref::AllocationList;
 use crate::{Job, ReconcileInput};
 
 /// How a node stands for a system job, as the scheduler computed it.
@@ -93,16 +94,17 @@ pub(crate) struct Cluster {
 }
 
 impl Cluster {
-    pub(crate) fn new(input: &ReconcileInput, job: &Job) -> Self {
+    /// `lists` are the allocations of `input`'s groups.
+    pub(crate) fn new(input: &ReconcileInput, lists: &[AllocationList], job: &Job) -> Self {
         let current = |version: u64, create_index: u64| {
             version == job.version && create_index == job.create_index
         };
         let mut has_version = vec![false; input.nodes.len()];
         let mut runs_version = false;
-        for a in input.allocations.iter().flat_map(|g| &g.allocations) {
-            if current(a.spec.job_version, a.spec.job_create_index) {
-                has_version[a.spec.node as usize] = true;
-                runs_version |= !a.observed.is_terminal();
+        for a in lists.iter().flat_map(|list| list.iter()) {
+            if current(a.job_version(), a.job_create_index()) {
+                has_version[a.node() as usize] = true;
+                runs_version |= !a.glance().is_terminal();
             }
         }
         Self {

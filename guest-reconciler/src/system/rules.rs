@@ -28,7 +28,7 @@ impl NodeFacts<'_> {
         matches!(
             self.observed.client_status,
             ClientStatus::Unknown | ClientStatus::Running
-        ) && self.observed.needs_to_reconnect()
+        ) && self.observed.history().needs_to_reconnect()
     }
 
     /// Unknown for at least its group's `lost-after`.
@@ -38,6 +38,7 @@ impl NodeFacts<'_> {
             && self.policy.group().is_some()
             && self
                 .observed
+                .history()
                 .last_unknown()
                 .is_some_and(|since| since.saturating_add(self.policy.lost_after()) <= self.now)
     }

@@ -110,9 +110,9 @@ impl<'a> NodeGroupRun<'a> {
 
     /// Whether the job's current version and instance created candidate `i`.
     pub(crate) fn is_current(&self, i: usize) -> bool {
-        let spec = &self.candidates[i].alloc.spec;
-        spec.job_version == self.ctx.job.version
-            && spec.job_create_index == self.ctx.job.create_index
+        let alloc = self.candidates[i].alloc();
+        alloc.job_version() == self.ctx.job.version
+            && alloc.job_create_index() == self.ctx.job.create_index
     }
 }
 

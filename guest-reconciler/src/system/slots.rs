@@ -19,10 +19,10 @@ pub(crate) struct NodeSlot {
 /// and id: the order every later tie is broken in.
 pub(crate) fn sort(candidates: &mut [Candidate], nodes: &NodeSet) {
     candidates.sort_by(|a, b| {
-        let key = |c: &Candidate| (nodes.rank(c.alloc.spec.node), c.index());
+        let key = |c: &Candidate| (nodes.rank(c.alloc().node()), c.index());
         key(a)
             .cmp(&key(b))
-            .then(a.alloc.spec.create_index.cmp(&b.alloc.spec.create_index))
+            .then(a.alloc().create_index().cmp(&b.alloc().create_index()))
             .then(a.id().cmp(b.id()))
     });
 }
@@ -35,11 +35,11 @@ pub(crate) fn build(candidates: &[Candidate], nodes: &NodeSet, count: u32) -> Ve
     let mut claimed: Vec<NodeSlot> = Vec::new();
     for (i, c) in candidates.iter().enumerate() {
         match claimed.last_mut() {
-            Some(s) if s.node == c.alloc.spec.node && s.index == c.index() => {
+            Some(s) if s.node == c.alloc().node() && s.index == c.index() => {
                 s.claimants.end = i + 1
             }
             _ => claimed.push(NodeSlot {
-                node: c.alloc.spec.node,
+                node: c.alloc().node(),
                 index: c.index(),
                 claimants: i..i + 1,
                 finished: None,

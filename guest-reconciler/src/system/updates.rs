@@ -70,7 +70,7 @@ fn judge(g: &mut NodeGroupRun, i: usize, t: &mut Tally) {
     let node = &c.node.id;
     let reconnecting = c.is(Standing::Reconnecting);
     let kind = decide(c);
-    let stop = match g.ctx.cluster.nodes.of(c.alloc.spec.node) {
+    let stop = match g.ctx.cluster.nodes.of(c.alloc().node()) {
         Eligibility::NotTargeted => Some((
             Reason::NodeNotTargeted,
             say!("node ", node, " is no longer targeted by the job"),
@@ -99,7 +99,7 @@ fn judge(g: &mut NodeGroupRun, i: usize, t: &mut Tally) {
     }
     g.desired += 1;
     let on_ready_node =
-        g.ctx.cluster.nodes.of(g.candidates[i].alloc.spec.node) == Eligibility::Eligible;
+        g.ctx.cluster.nodes.of(g.candidates[i].alloc().node()) == Eligibility::Eligible;
     let c = &mut g.candidates[i];
     c.update = Some(kind);
     match kind {
@@ -135,7 +135,7 @@ fn judge(g: &mut NodeGroupRun, i: usize, t: &mut Tally) {
 fn finished(g: &mut NodeGroupRun, f: usize, t: &mut Tally) {
     let c = &g.candidates[f];
     let kind = decide(c);
-    let runnable = g.ctx.cluster.nodes.of(c.alloc.spec.node) == Eligibility::Eligible
+    let runnable = g.ctx.cluster.nodes.of(c.alloc().node()) == Eligibility::Eligible
         && matches!(Taint::of(c.node), Taint::None);
     let c = &mut g.candidates[f];
     match kind {

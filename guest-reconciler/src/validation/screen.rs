@@ -9,7 +9,8 @@
 
 use super::distinct_ids;
 use super::limits::MAX_NAME_INDEX;
-use crate::{AllocationSpec, ReconcileInput};
+use crate::allocation_ref::AllocationList;
+use crate::ReconcileInput;
 use std::ops::Deref;
 
 /// What a reader notes of each allocation as it reads it.
@@ -18,21 +19,27 @@ pub(crate) trait Noting {
     fn for_nodes(nodes: usize) -> Self;
     /// Makes room for `n` more allocations.
     fn reserve(&mut self, n: usize);
-    /// Notes one allocation, in input order.
-    fn note(&mut self, spec: &AllocationSpec);
+    /// Notes one allocation, in input order, by its id, node and slot.
+    fn note(&mut self, id: &str, node: u32, name_index: u32);
 }
 
 /// Noting nothing: a reader whose caller validates in its own pass.
 impl Noting for () {
     fn for_nodes(_: usize) -> Self {}
     fn reserve(&mut self, _: usize) {}
-    fn note(&mut self, _: &AllocationSpec) {}
+    fn note(&mut self, _: &str, _: u32, _: u32) {}
 }
 
 /// An input, with its reader's notes of its allocations when it has them.
 pub(crate) trait Noted: Deref<Target = ReconcileInput> {
     /// The notes of every allocation of the input, if its reader took them.
     fn screen(&self) -> Option<&Screen>;
+
+    /// Each group's allocations, in input order: the typed lists, unless
+    /// the reader left them as the wire's records.
+    fn lists(&self) -> Vec<AllocationList<'_>> {
+        AllocationList::of_input(self)
+    }
 }
 
 /// An input of the caller's, which no reader noted.
@@ -74,33 +81,33 @@ impl Noting for Screen {
     }
 
     #[inline(always)]
-    fn note(&mut self, spec: &AllocationSpec) {
-        self.sound &= !spec.id.is_empty()
-            && (spec.node as usize) < self.nodes
-            && spec.name_index <= MAX_NAME_INDEX;
-        self.hashes.push(distinct_ids::hash(&spec.id));
+    fn note(&mut self, id: &str, node: u32, name_index: u32) {
+        self.sound &=
+            !id.is_empty() && (node as usize) < self.nodes && name_index <= MAX_NAME_INDEX;
+        self.hashes.push(distinct_ids::hash(id));
     }
 }
 
 impl Screen {
-    /// The notes of `input`'s allocations, taken in a pass over them.
-    pub(super) fn of(input: &ReconcileInput) -> Self {
-        let mut screen = Self::for_nodes(input.nodes.len());
-        screen.reserve(input.allocations.iter().map(|g| g.allocations.len()).sum());
-        for a in input.allocations.iter().flat_map(|g| &g.allocations) {
-            screen.note(&a.spec);
+    /// The notes of the allocations `lists` hold, in an input of `nodes`
+    /// nodes, taken in a pass over them.
+    pub(super) fn of(lists: &[AllocationList], nodes: usize) -> Self {
+        let mut screen = Self::for_nodes(nodes);
+        screen.reserve(lists.iter().map(|list| list.len()).sum());
+        for a in lists.iter().flat_map(|list| list.iter()) {
+            screen.note(a.id(), a.node(), a.name_index());
         }
         screen
     }
 
-    /// Whether every allocation of `input` is sound and no two ids are
-    /// equal, as far as the notes prove it; `None` when the notes are not of
-    /// `input`'s allocations (another count of allocations or of nodes).
-    /// `Some(false)` proves nothing: the caller looks for the first
-    /// inconsistency itself.
-    pub(super) fn clears(&self, input: &ReconcileInput) -> Option<bool> {
-        let total: usize = input.allocations.iter().map(|g| g.allocations.len()).sum();
-        if self.hashes.len() != total || self.nodes != input.nodes.len() {
+    /// Whether every allocation of `lists` (of an input of `nodes` nodes)
+    /// is sound and no two ids are equal, as far as the notes prove it;
+    /// `None` when the notes are not of those allocations (another count of
+    /// allocations or of nodes). `Some(false)` proves nothing: the caller
+    /// looks for the first inconsistency itself.
+    pub(super) fn clears(&self, lists: &[AllocationList], nodes: usize) -> Option<bool> {
+        let total: usize = lists.iter().map(|list| list.len()).sum();
+        if self.hashes.len() != total || self.nodes != nodes {
             return None;
         }
         Some(self.sound && distinct_ids::surely_distinct(&self.hashes))
@@ -110,7 +117,18 @@ impl Screen {
 #[cfg(test)]
 mod tests {
     use super::Screen;
+    use crate::allocation_ref::AllocationList;
     use crate::{AllocationSpec, ReconcileInput};
+
+    /// The notes of `input`, taken in a pass.
+    fn screen(input: &ReconcileInput) -> Screen {
+        Screen::of(&AllocationList::of_input(input), input.nodes.len())
+    }
+
+    /// What the notes clear of `input`.
+    fn clears(notes: &Screen, input: &ReconcileInput) -> Option<bool> {
+        notes.clears(&AllocationList::of_input(input), input.nodes.len())
+    }
 
     /// The bundled example, its group grown to `n` allocations with ids of
     /// their own.
@@ -133,7 +151,7 @@ mod tests {
     #[test]
     fn a_sound_input_is_cleared_by_its_notes() {
         let input = input_with(50);
-        assert_eq!(Screen::of(&input).clears(&input), Some(true));
+        assert_eq!(clears(&screen(&input), &input), Some(true));
     }
 
     #[test]
@@ -147,20 +165,20 @@ mod tests {
         for broken in breaks {
             let mut input = input_with(50);
             broken(&mut input.allocations[0].allocations[30].spec);
-            assert_eq!(Screen::of(&input).clears(&input), Some(false));
+            assert_eq!(clears(&screen(&input), &input), Some(false));
         }
     }
 
     #[test]
     fn notes_of_another_input_clear_nothing() {
         let input = input_with(50);
-        let notes = Screen::of(&input);
+        let notes = screen(&input);
         let mut longer = input.clone();
         let extra = input.allocations[0].allocations[0].clone();
         longer.allocations[0].allocations.push(extra);
-        assert_eq!(notes.clears(&longer), None);
+        assert_eq!(clears(&notes, &longer), None);
         let mut more_nodes = input.clone();
         more_nodes.nodes.push(input.nodes[0].clone());
-        assert_eq!(notes.clears(&more_nodes), None);
+        assert_eq!(clears(&notes, &more_nodes), None);
     }
 }

@@ -9,6 +9,7 @@
 //! looser would be a defect (the `encoded_input` fuzz target compares the
 //! two).
 
+use crate::cases::client_status;
 use crate::ClientStatus;
 use serde::de::DeserializeOwned;
 
@@ -17,6 +18,8 @@ pub(super) struct Cursor<'a> {
     bytes: &'a [u8],
     at: usize,
     failed: bool,
+    /// Where the first failed read started.
+    failed_at: usize,
 }
 
 impl<'a> Cursor<'a> {
@@ -25,6 +28,37 @@ impl<'a> Cursor<'a> {
             bytes,
             at: 0,
             failed: false,
+            failed_at: 0,
+        }
+    }
+
+    /// Where reading is: the bytes read so far.
+    pub(super) fn position(&self) -> usize {
+        self.at
+    }
+
+    /// Where the first failed read started, once one has.
+    pub(super) fn failed_at(&self) -> usize {
+        self.failed_at
+    }
+
+    /// Stops reading: what is read after is placeholders.
+    pub(super) fn give_up(&mut self) {
+        self.fail::<()>();
+    }
+
+    /// The next `n` bytes, as they are; empty, and the cursor failed, when
+    /// fewer are left.
+    pub(super) fn take(&mut self, n: usize) -> &'a [u8] {
+        match self.bytes.get(self.at..).and_then(|rest| rest.get(..n)) {
+            Some(taken) => {
+                self.at += n;
+                taken
+            }
+            None => {
+                self.fail::<()>();
+                &[]
+            }
         }
     }
 
@@ -41,6 +75,9 @@ impl<'a> Cursor<'a> {
     /// Marks the read failed; the placeholder `T` stands in for the value.
     #[cold]
     fn fail<T: Default>(&mut self) -> T {
+        if !self.failed {
+            self.failed_at = self.at;
+        }
         self.failed = true;
         self.at = self.bytes.len();
         T::default()
@@ -186,13 +223,9 @@ impl<'a> Cursor<'a> {
         }
         let bytes = &self.bytes[self.at..self.at + n];
         self.at += n;
-        if ascii(bytes) {
-            // SAFETY: every byte is below 0x80, and ASCII is UTF-8.
-            return unsafe { std::str::from_utf8_unchecked(bytes) }.to_owned();
-        }
-        match std::str::from_utf8(bytes) {
-            Ok(s) => s.to_owned(),
-            Err(_) => self.fail(),
+        match text(bytes) {
+            Some(s) => s.to_owned(),
+            None => self.fail(),
         }
     }
 
@@ -264,14 +297,7 @@ impl<'a> Cursor<'a> {
     /// A client status, as the input's allocations and the plan's stops
     /// carry it.
     pub(super) fn client_status(&mut self) -> ClientStatus {
-        match self.case(6) {
-            0 => ClientStatus::Pending,
-            1 => ClientStatus::Running,
-            2 => ClientStatus::Complete,
-            3 => ClientStatus::Failed,
-            4 => ClientStatus::Lost,
-            _ => ClientStatus::Unknown,
-        }
+        client_status(self.case(6) as u8)
     }
 }
 
@@ -283,6 +309,17 @@ fn seven_bit_groups(word: u64) -> u64 {
     let v = (v & 0x007f_007f_007f_007f) | ((v & 0x7f00_7f00_7f00_7f00) >> 1);
     let v = (v & 0x0000_3fff_0000_3fff) | ((v & 0x3fff_0000_3fff_0000) >> 2);
     (v & 0x0000_0000_0fff_ffff) | ((v & 0x0fff_ffff_0000_0000) >> 4)
+}
+
+/// `bytes` as text, if they are UTF-8: ids, the common case, are ASCII and
+/// checked eight bytes at a time first.
+#[inline(always)]
+fn text(bytes: &[u8]) -> Option<&str> {
+    if ascii(bytes) {
+        // SAFETY: every byte is below 0x80, and ASCII is UTF-8.
+        return Some(unsafe { std::str::from_utf8_unchecked(bytes) });
+    }
+    std::str::from_utf8(bytes).ok()
 }
 
 /// Whether every byte is ASCII, taken eight at a time: core's own check

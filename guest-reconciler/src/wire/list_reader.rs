@@ -5,11 +5,14 @@
 //! Field order is WIT order, as in every other reader of the format.
 
 use super::cursor::Cursor;
+use super::record_reader::{self, Fault, Placed};
+use super::rest_reader;
+use crate::cases::desired_status;
+use crate::sentence::say;
 use crate::validation::Noting;
 use crate::{
-    Allocation, AllocationSpec, ClientStateChange, DeploymentHealth, DesiredStatus,
-    DesiredTransition, Fingerprint, GroupAllocations, Node, NodeStatus, ObservedState,
-    ReconcileInput, RescheduleEvent, RescheduleTracker, TaskLifecycle, TaskState, UpdateKind,
+    Allocation, AllocationSpec, DeploymentHealth, DesiredTransition, Fingerprint, GroupAllocations,
+    Node, NodeStatus, ObservedState, ReconcileInput, UpdateKind,
 };
 
 /// Fewer bytes than any encoded node takes (an empty id, a status, a flag,
@@ -24,24 +27,115 @@ const MIN_ALLOCATION_BYTES: usize = 16;
 /// postcard alone, which says what is wrong.
 pub(super) fn input<N: Noting>(body: &[u8]) -> Option<(ReconcileInput, N)> {
     let mut at = Cursor::new(body);
+    let (input, notes) = read(&mut at, group).0?;
+    (at.ok() && at.remaining() == 0).then_some((input, notes))
+}
+
+/// The input in `body`, of content 3: its groups' allocations as checked
+/// records, where they lie in `body`, rather than in the input.
+pub(super) fn input_with_records<N: Noting>(
+    body: &[u8],
+) -> Result<(ReconcileInput, N, Vec<Placed>), Fault> {
+    let mut at = Cursor::new(body);
+    let mut placed = Vec::new();
+    let mut fault = None;
+    let (read, starts) = read(&mut at, |at, notes| {
+        let group = at.string();
+        match record_reader::group(at, notes) {
+            Ok(p) => placed.push(p),
+            Err(f) => {
+                let g = placed.len();
+                fault.get_or_insert(Fault {
+                    path: say!("[3][", g, "][1]", f.path),
+                    ..f
+                });
+                at.give_up();
+            }
+        }
+        GroupAllocations {
+            group,
+            allocations: Vec::new(),
+        }
+    });
+    if let Some(fault) = fault {
+        return Err(fault);
+    }
+    match read {
+        Some((input, notes)) if at.ok() && at.remaining() == 0 => Ok((input, notes, placed)),
+        Some(_) if at.ok() => Err(Fault {
+            path: String::new(),
+            offset: at.position(),
+            message: "bytes follow the encoded value",
+        }),
+        _ => {
+            let offset = at.failed_at();
+            // The last field reached while reading was sound is the one
+            // that failed.
+            let field = starts.iter().rposition(|&s| s > 0).unwrap_or(0);
+            Err(Fault {
+                path: say!("[", field, "]"),
+                offset,
+                message: "a malformed value: truncated, a length beyond the buffer, a case or \
+                          tag out of range, or text that is not UTF-8",
+            })
+        }
+    }
+}
+
+/// The fields of a `reconcile-input`.
+const FIELDS: usize = 10;
+
+/// Reads an input, its groups' allocations by `group`; with it, where each
+/// field started, zero for those not reached while reading was sound.
+#[allow(clippy::type_complexity, reason = "a private reader's two results")]
+fn read<N: Noting>(
+    at: &mut Cursor,
+    mut group: impl FnMut(&mut Cursor, &mut N) -> GroupAllocations,
+) -> (Option<(ReconcileInput, N)>, [usize; FIELDS]) {
+    let mut starts = [0; FIELDS];
+    let mut start = |at: &Cursor, field: usize| {
+        if at.ok() {
+            starts[field] = at.position();
+        }
+    };
     let job_id = at.string();
-    let job = at.postcard()?;
+    start(at, 1);
+    let job = at.postcard();
+    start(at, 2);
     let nodes = at.list(MIN_NODE_BYTES, node);
     let mut notes = N::for_nodes(nodes.len());
+    start(at, 3);
     let allocations = at.list(2, |at| group(at, &mut notes));
-    let input = ReconcileInput {
-        job_id,
-        job,
-        nodes,
-        allocations,
-        deployment: at.postcard()?,
-        eval: at.postcard()?,
-        now: at.s64(),
-        explain: at.bool(),
-        ext: at.postcard()?,
-        system: at.postcard()?,
+    start(at, 4);
+    let deployment = at.postcard();
+    start(at, 5);
+    let eval = at.postcard();
+    start(at, 6);
+    let now = at.s64();
+    start(at, 7);
+    let explain = at.bool();
+    start(at, 8);
+    let ext = at.postcard();
+    start(at, 9);
+    let system = at.postcard();
+    let input = match (job, deployment, eval, ext, system) {
+        (Some(job), Some(deployment), Some(eval), Some(ext), Some(system)) => {
+            Some(ReconcileInput {
+                job_id,
+                job,
+                nodes,
+                allocations,
+                deployment,
+                eval,
+                now,
+                explain,
+                ext,
+                system,
+            })
+        }
+        _ => None,
     };
-    (at.ok() && at.remaining() == 0).then_some((input, notes))
+    (input.map(|input| (input, notes)), starts)
 }
 
 fn node(at: &mut Cursor) -> Node {
@@ -55,12 +149,8 @@ fn node(at: &mut Cursor) -> Node {
             _ => NodeStatus::Unknown,
         },
         draining: at.bool(),
-        meta: at.list(2, pair),
+        meta: at.list(2, rest_reader::pair),
     }
-}
-
-fn pair(at: &mut Cursor) -> (String, String) {
-    (at.string(), at.string())
 }
 
 fn group<N: Noting>(at: &mut Cursor, notes: &mut N) -> GroupAllocations {
@@ -69,7 +159,8 @@ fn group<N: Noting>(at: &mut Cursor, notes: &mut N) -> GroupAllocations {
         notes.reserve(n);
         |at: &mut Cursor| {
             let allocation = allocation(at);
-            notes.note(&allocation.spec);
+            let spec = &allocation.spec;
+            notes.note(&spec.id, spec.node, spec.name_index);
             allocation
         }
     });
@@ -112,11 +203,7 @@ fn spec(at: &mut Cursor) -> AllocationSpec {
 #[inline(always)]
 fn observed(at: &mut Cursor) -> ObservedState {
     ObservedState {
-        desired_status: match at.case(3) {
-            0 => DesiredStatus::Run,
-            1 => DesiredStatus::Stop,
-            _ => DesiredStatus::Evict,
-        },
+        desired_status: desired_status(at.case(3) as u8),
         client_status: at.client_status(),
         desired_transition: at.option(|at| DesiredTransition {
             migrate: at.bool(),
@@ -129,38 +216,11 @@ fn observed(at: &mut Cursor) -> ObservedState {
             canary: at.bool(),
             changed_at: at.option(Cursor::s64),
         }),
-        reschedule: at.option(|at| RescheduleTracker {
-            events: at.list(2, |at| RescheduleEvent {
-                at: at.s64(),
-                delay: at.s64(),
-            }),
-            last_failed: at.bool(),
-        }),
+        reschedule: rest_reader::reschedule(at),
         followup_eval: at.option(Cursor::string),
-        client_states: at.option(|at| {
-            at.list(2, |at| ClientStateChange {
-                status: at.option(Cursor::client_status),
-                at: at.s64(),
-            })
-        }),
-        tasks: at.option(|at| at.list(7, task)),
+        client_states: rest_reader::client_states(at),
+        tasks: rest_reader::tasks(at),
         modify_time: at.s64(),
-        meta: at.option(|at| at.list(2, pair)),
-    }
-}
-
-fn task(at: &mut Cursor) -> TaskState {
-    TaskState {
-        name: at.string(),
-        state: match at.case(3) {
-            0 => TaskLifecycle::Pending,
-            1 => TaskLifecycle::Running,
-            _ => TaskLifecycle::Dead,
-        },
-        failed: at.bool(),
-        started_at: at.option(Cursor::s64),
-        finished_at: at.option(Cursor::s64),
-        restarts: at.u32(),
-        last_restart: at.option(Cursor::s64),
+        meta: rest_reader::meta(at),
     }
 }

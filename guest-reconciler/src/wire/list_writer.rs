@@ -1,5 +1,6 @@
 //! Writes an input with its two large lists, nodes and allocations, field by field rather than through serde: the mirror of `list_reader`, byte for byte what postcard writes.
 
+use super::record_writer;
 use super::writer::{Room, Writer};
 use crate::{
     Allocation, AllocationSpec, ClientStateChange, GroupAllocations, Node, ObservedState,
@@ -13,6 +14,29 @@ pub(super) fn input(out: &mut Vec<u8>, input: &ReconcileInput) {
     w.postcard(&input.job);
     w.items(&input.nodes, node);
     w.list(&input.allocations, group);
+    rest(&mut w, input);
+}
+
+/// Appends `input`, its allocations as records (content 3), to `out`; or
+/// gives `false` when a group does not fit them.
+pub(super) fn input_records(out: &mut Vec<u8>, input: &ReconcileInput) -> bool {
+    let mut w = Writer(out);
+    w.string(&input.job_id);
+    w.postcard(&input.job);
+    w.items(&input.nodes, node);
+    w.u64(input.allocations.len() as u64);
+    for group in &input.allocations {
+        w.string(&group.group);
+        if !record_writer::allocations(&mut w, &group.allocations) {
+            return false;
+        }
+    }
+    rest(&mut w, input);
+    true
+}
+
+/// The fields after the allocations.
+fn rest(w: &mut Writer, input: &ReconcileInput) {
     w.postcard(&input.deployment);
     w.postcard(&input.eval);
     w.s64(input.now);

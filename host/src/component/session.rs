@@ -118,7 +118,8 @@ impl ComponentReconciler {
         input: &core::ReconcileInput,
         relay: &mut dyn Relay,
     ) -> Result<Result<core::Plan, core::InputError>, HostError> {
-        let outcome = self.reconcile_encoded_with(core::wire::encode_input(input), relay)?;
+        let outcome =
+            self.reconcile_encoded_with(core::wire::encode_input_records(input), relay)?;
         Ok(core::wire::decode_outcome(&outcome)?)
     }
 

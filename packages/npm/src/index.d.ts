@@ -46,10 +46,18 @@ export class ScenarioError extends Error {
 /** A component that cannot be loaded, or that trapped; the next call gets a new instance. */
 export class ComponentError extends Error {}
 
+export interface ReconcilerOptions {
+  /**
+   * Whether inputs cross as content 3 of the wire format, their allocations as records the
+   * reconciler reads in place (the default), or, when false, as content 1.
+   */
+  records?: boolean;
+}
+
 /** The reconciler component, compiled once. */
 export class Reconciler {
-  /** Compiles the bundled reconciler component. */
-  static load(): Promise<Reconciler>;
+  /** Compiles the bundled reconciler component; inputs cross as content 3 unless `options.records` is false. */
+  static load(options?: ReconcilerOptions): Promise<Reconciler>;
   /**
    * The plan for `input`, a reconcile input in slotwise's JSON rendering (what `slotwise input`
    * prints) or a buffer already in the wire format.

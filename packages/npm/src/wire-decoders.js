@@ -71,10 +71,7 @@ export class Decoders extends TypeCompiler {
       case 'alias':
         return this.of(def.type);
       case 'record':
-        return recordDecoder(
-          def.fields.map((f) => f.name),
-          def.fields.map((f) => this.of(f.type)),
-        );
+        return this.record(def.fields);
       case 'enum':
         return enumeration(name, def.cases);
       case 'variant':
@@ -86,6 +83,14 @@ export class Decoders extends TypeCompiler {
       default:
         throw new TypeError(`the wire format has no codec for ${name}, a ${def.kind}`);
     }
+  }
+
+  /** The decoder of a record of `fields`, each read by `of(type)`'s decoder or, by name, by the one `replaced` gives. */
+  record(fields, { of = (type) => this.of(type), replaced = {} } = {}) {
+    return recordDecoder(
+      fields.map((f) => f.name),
+      fields.map((f) => (Object.hasOwn(replaced, f.name) ? replaced[f.name] : of(f.type))),
+    );
   }
 }
 
@@ -114,7 +119,8 @@ function option(inner) {
   };
 }
 
-function list(element) {
+/** The decoder of a list whose items `element` reads. */
+export function list(element) {
   return (r) => {
     // Every item takes at least a byte: a length beyond what remains is a lie.
     const n = r.length();

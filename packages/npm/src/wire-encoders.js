@@ -127,16 +127,21 @@ export class Encoders extends TypeCompiler {
     }
   }
 
-  record(name, fields) {
+  /**
+   * The encoder of the record `name`, whose fields are `fields`; its fields' encoders are
+   * `of(type)`'s, but for those `replaced` gives by name (content 3's allocation lists).
+   */
+  record(name, fields, { of = (type) => this.of(type), replaced = {} } = {}) {
     return recordEncoder(
       name,
       fields.map((f) => {
+        if (Object.hasOwn(replaced, f.name)) return { key: f.name, encode: replaced[f.name], optional: false, some: null };
         const some = this.optionOf(f.type);
         return {
           key: f.name,
-          encode: this.of(f.type),
+          encode: of(f.type),
           optional: some !== null,
-          some: some === null ? null : this.of(some),
+          some: some === null ? null : of(some),
         };
       }),
     );
@@ -222,7 +227,8 @@ function option(inner) {
   };
 }
 
-function list(element) {
+/** The encoder of a list whose items `element` encodes. */
+export function list(element) {
   return (w, v) => {
     if (!Array.isArray(v)) misfit('a list', v);
     const n = v.length;

@@ -24,6 +24,12 @@ export async function runSlotwise(...args) {
   }
 }
 
+/** What `slotwise` prints with `args`, as bytes (`slotwise input --wire`); it must succeed. */
+export async function slotwiseBytes(...args) {
+  const { stdout } = await promisify(execFile)(slotwise, args, { cwd: root, encoding: 'buffer', maxBuffer: 64 << 20 });
+  return new Uint8Array(stdout);
+}
+
 /** What `slotwise` prints with `args`, parsed; it must succeed. */
 export async function slotwiseJson(...args) {
   const { code, stdout, stderr } = await runSlotwise(...args);

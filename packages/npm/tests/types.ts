@@ -19,10 +19,11 @@ import {
   type PluginContext,
   type PluginRequest,
   type ReconcileInput,
+  type ReconcilerOptions,
   type Scenario,
 } from '@slotwise/reconciler';
 import { runSession, type Relay } from '@slotwise/reconciler/session';
-import { wireCodec, type Outcome } from '@slotwise/reconciler/wire';
+import { CONTENT, wireCodec, type Outcome } from '@slotwise/reconciler/wire';
 import type { Placement } from '@slotwise/reconciler/contract';
 
 export async function plan(text: string): Promise<number> {
@@ -79,4 +80,15 @@ export function describe(e: unknown): string {
 
 export function decode(bytes: Uint8Array, description: unknown): Outcome {
   return wireCodec(description).decodeOutcome(bytes);
+}
+
+/** An input sent as content 1 rather than the default content 3, and its content 3 encoding read back. */
+export async function plainly(input: ReconcileInput, description: unknown): Promise<number> {
+  const options: ReconcilerOptions = { records: false };
+  const plan: Plan = (await Reconciler.load(options)).reconcile(input);
+  const wire = wireCodec(description);
+  const records: Uint8Array = wire.encodeInputRecords(input);
+  const again: ReconcileInput = wire.decodeInput(records);
+  const length: number = wire.lendEncodedInputRecords(again, (bytes) => bytes.length);
+  return plan.groups.length + length + (records[3] === CONTENT.inputRecords ? 1 : 0);
 }

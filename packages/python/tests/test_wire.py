@@ -21,7 +21,7 @@ WIRE_SCENARIOS = [*SCENARIOS, "tests/conformance/nomad/lost-and-drain/migrate-ba
 
 def generic(wire: WireCodec, value: Any) -> bytes:
     """The input as the generic codecs alone write it."""
-    return slotwise.wire._encode(wire._input, CONTENT_INPUT, value)
+    return slotwise.wire._encode(wire._inputs[CONTENT_INPUT], CONTENT_INPUT, value)
 
 
 def no_generic_codecs(*_: Any) -> NoReturn:

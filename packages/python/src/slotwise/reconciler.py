@@ -31,7 +31,10 @@ class Reconciler:
     default); ``engine`` a wasmtime engine to compile it with. ``bulk``
     (the default) runs the encoded path on the component's guest module,
     each buffer crossing in one copy; ``False`` goes through wasmtime-py's
-    component API, which converts a buffer one value per byte.
+    component API, which converts a buffer one value per byte. ``records``
+    (the default) sends the input's allocations as records the reconciler
+    reads where they lie (content 3 of the wire format); ``False`` sends
+    every value in postcard's encoding (content 1).
     """
 
     def __init__(
@@ -40,6 +43,7 @@ class Reconciler:
         *,
         engine: Optional[wasmtime.Engine] = None,
         bulk: bool = True,
+        records: bool = True,
     ) -> None:
         self._component = Component(
             engine or wasmtime.Engine(),
@@ -49,6 +53,7 @@ class Reconciler:
             buffers=("reconcile-encoded",) if bulk else (),
         )
         self._wire = WireCodec(json.loads(asset("wit-types.json")))
+        self._records = records
 
     @property
     def one_copy(self) -> bool:
@@ -60,6 +65,15 @@ class Reconciler:
         """The codec of the component's buffers."""
         return self._wire
 
+    def encode(self, input: Union[ReconcileInput, Mapping[str, Any]]) -> bytes:
+        """``input`` as the buffer :meth:`reconcile` sends: its allocations as records (content 3), or content 1 for a reconciler made with ``records=False``.
+
+        Raises :class:`InputError` naming the field of a value that does not fit the contract.
+        """
+        if self._records:
+            return self._wire.encode_input_records(input)
+        return self._wire.encode_input(input)
+
     def reconcile(self, input: Union[ReconcileInput, Mapping[str, Any], bytes]) -> Plan:
         """The plan for ``input``, a reconcile input in slotwise's JSON rendering (what ``slotwise input FILE`` prints, as ``json.loads`` reads it), or a buffer already in the wire format.
 
@@ -70,7 +84,7 @@ class Reconciler:
         if isinstance(input, (bytes, bytearray, memoryview)):
             encoded = bytes(input)
         else:
-            encoded = self._wire.encode_input(input)
+            encoded = self.encode(input)
         outcome = self._wire.decode_outcome(self.reconcile_encoded(encoded))
         if "Err" in outcome:
             error: Dict[str, str] = outcome["Err"]

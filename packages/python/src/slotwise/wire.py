@@ -4,7 +4,9 @@ A buffer is a four-byte header (``S``, ``W``, the format version, what it
 holds), then the value in postcard's encoding in WIT order: records as their
 fields, enums and variants as a varint case index, options as a 0/1 byte,
 lists and strings as a varint length then their items, unsigned integers as
-varints, signed ones zigzagged, floats as little-endian bytes. The codecs are
+varints, signed ones zigzagged, floats as little-endian bytes. An input may
+instead lay each group's allocations out as fixed records that the
+reconciler reads where they lie (content 3, ``wire_records``). The codecs are
 compiled once per type from the contract's description (``wit-types.json``,
 bundled with the package), so that encoding runs straight-line closures
 rather than a walk of the types.
@@ -19,117 +21,23 @@ non-finite floats as ``None``.
 from __future__ import annotations
 
 import struct
-from typing import Any, Callable, Dict, List, Mapping, Optional, Tuple, Union
+from typing import Any, Dict, List, Mapping, Optional, Tuple
 
 from .errors import InputError, WireError
 from .wire_fitted import FittedInput
-from .wire_numbers import RANGES, U64_MAX, varint
+from .wire_numbers import RANGES, varint
+from .wire_parts import Reader, Writer, _Codec, _describe, _expected, _is_int, _Mismatch, _named, _Reader
+from .wire_records import AllocationRecords, Oversized
 
 #: The format version this codec writes and reads (``wire::VERSION`` in the reconciler).
 WIRE_VERSION = 1
 #: What a buffer holds: its fourth byte.
 CONTENT_INPUT = 1
 CONTENT_OUTCOME = 2
+#: An input whose allocations are records the reconciler reads in place (``wire_records``).
+CONTENT_RECORDS = 3
 
 _MAGIC = b"SW"
-Writer = Callable[[bytearray, Any], None]
-
-
-class _Mismatch(Exception):
-    """A value that does not fit its type; the path is filled in as it unwinds, innermost first."""
-
-    def __init__(self, message: str) -> None:
-        super().__init__(message)
-        self.message = message
-        self.path: List[Union[str, int]] = []
-
-    def field(self) -> str:
-        text = ""
-        for segment in reversed(self.path):
-            text += f"[{segment}]" if isinstance(segment, int) else f".{segment}" if text else segment
-        return text or "input"
-
-
-def _describe(value: Any) -> str:
-    text = repr(value)
-    return text if len(text) <= 60 else text[:57] + "..."
-
-
-def _expected(what: str, value: Any) -> _Mismatch:
-    return _Mismatch(f"expected {what}, got {_describe(value)}")
-
-
-def _is_int(value: Any) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool)
-
-
-class _Reader:
-    """A position in a buffer being decoded."""
-
-    __slots__ = ("buf", "pos")
-
-    def __init__(self, buf: bytes, pos: int) -> None:
-        self.buf = buf
-        self.pos = pos
-
-    def truncated(self) -> WireError:
-        return WireError(
-            f"the buffer ends inside a value at byte {self.pos}: it is truncated, "
-            "or a length claims more than it holds"
-        )
-
-    def byte(self) -> int:
-        pos = self.pos
-        if pos >= len(self.buf):
-            raise self.truncated()
-        self.pos = pos + 1
-        return self.buf[pos]
-
-    def varint(self) -> int:
-        buf, pos = self.buf, self.pos
-        n = 0
-        shift = 0
-        while True:
-            if pos >= len(buf):
-                self.pos = pos
-                raise self.truncated()
-            b = buf[pos]
-            pos += 1
-            n |= (b & 0x7F) << shift
-            if b < 0x80:
-                break
-            shift += 7
-            if shift > 63:
-                raise WireError(f"a malformed varint at byte {pos}")
-        if n > U64_MAX:
-            raise WireError(f"a varint beyond 64 bits at byte {pos}")
-        self.pos = pos
-        return n
-
-    def length(self) -> int:
-        n = self.varint()
-        if n > len(self.buf) - self.pos:
-            raise self.truncated()
-        return n
-
-    def take(self, n: int) -> bytes:
-        if n > len(self.buf) - self.pos:
-            raise self.truncated()
-        start = self.pos
-        self.pos = start + n
-        return self.buf[start : start + n]
-
-
-Reader = Callable[[_Reader], Any]
-
-
-class _Codec:
-    __slots__ = ("write", "read", "optional")
-
-    def __init__(self, write: Writer, read: Reader, optional: bool = False) -> None:
-        self.write = write
-        self.read = read
-        self.optional = optional
 
 
 def _bool() -> _Codec:
@@ -256,11 +164,16 @@ def _write_payload(codec: Optional[_Codec], out: bytearray, payload: Any, tag: s
 
 
 class _Codecs:
-    """The codecs of the types a contract's description holds, compiled once each."""
+    """The codecs of the types a contract's description holds, compiled once each.
 
-    def __init__(self, wit_types: Mapping[str, Any]) -> None:
+    ``lists`` maps the name of a type to the codec of a whole list of it, for
+    a list laid out otherwise than item after item (content 3's allocations).
+    """
+
+    def __init__(self, wit_types: Mapping[str, Any], lists: Optional[Mapping[str, _Codec]] = None) -> None:
         self.types: Mapping[str, Any] = wit_types["types"]
         self.named: Dict[str, _Codec] = {}
+        self.lists = lists or {}
 
     def of(self, ty: Any) -> _Codec:
         if isinstance(ty, str):
@@ -270,6 +183,8 @@ class _Codecs:
         if "option" in ty:
             return self.option(self.of(ty["option"]))
         if "list" in ty:
+            if _named(ty["list"]) in self.lists:
+                return self.lists[_named(ty["list"])]
             return self.bytes() if ty["list"] == "u8" else self.list(self.of(ty["list"]))
         if "tuple" in ty:
             return self.tuple([self.of(t) for t in ty["tuple"]])
@@ -481,27 +396,59 @@ class WireCodec:
 
     def __init__(self, wit_types: Mapping[str, Any]) -> None:
         codecs = _Codecs(wit_types)
-        self._input = codecs.of({"ref": "reconcile-input"})
-        self._fitted_input = FittedInput(wit_types, lambda ty: codecs.of(ty).write)
+        records = AllocationRecords(wit_types, codecs.of)
+        lists = {"allocation": _Codec(records.write, records.read)}
+        input = {"ref": "reconcile-input"}
+        self._inputs = {
+            CONTENT_INPUT: codecs.of(input),
+            CONTENT_RECORDS: _Codecs(wit_types, lists).of(input),
+        }
+
+        def generic(ty: Any) -> Writer:
+            return codecs.of(ty).write
+
+        self._fitted = {
+            CONTENT_INPUT: FittedInput(wit_types, generic),
+            CONTENT_RECORDS: FittedInput(wit_types, generic, {"allocation": records.write}),
+        }
         self._outcome = codecs.of({"result": {"ok": {"ref": "plan"}, "err": {"ref": "input-error"}}})
 
     def encode_input(self, value: Mapping[str, Any]) -> bytes:
-        """A reconcile input as the buffer ``reconcile-encoded`` takes.
+        """A reconcile input as a buffer of content 1, the one ``slotwise input --wire`` prints: every value in postcard's encoding.
 
         Raises :class:`InputError` naming the field of a value that does not fit the contract.
         """
-        out = _header(CONTENT_INPUT)
+        return self._written(CONTENT_INPUT, value)
+
+    def encode_input_records(self, value: Mapping[str, Any]) -> bytes:
+        """A reconcile input as a buffer of content 3, the one ``slotwise input --wire --records`` prints: each group's allocations as records the reconciler reads where they lie.
+
+        A group too large for the records' four-byte offsets (tens of
+        millions of allocations) is written in content 1 instead, as the
+        reconciler's own writer does. Raises :class:`InputError` as
+        :meth:`encode_input` does.
+        """
         try:
-            self._fitted_input.write(out, value)
+            return self._written(CONTENT_RECORDS, value)
+        except Oversized:
+            return self.encode_input(value)
+
+    def _written(self, content: int, value: Mapping[str, Any]) -> bytes:
+        """``value`` as a buffer of ``content``, by the generated writer when it takes the value."""
+        out = _header(content)
+        try:
+            self._fitted[content].write(out, value)
+        except Oversized:
+            raise
         except Exception:
             # Whatever the generated writer refuses, the generic codecs
             # write or name.
-            return _encode(self._input, CONTENT_INPUT, value)
+            return _encode(self._inputs[content], content, value)
         return bytes(out)
 
     def decode_input(self, data: bytes) -> Dict[str, Any]:
-        """An encoded input, read back; raises :class:`WireError` when malformed."""
-        value: Dict[str, Any] = _decode(self._input, CONTENT_INPUT, data)
+        """An encoded input of content 1 or 3, read back; raises :class:`WireError` when malformed."""
+        value: Dict[str, Any] = _decode(self._inputs, data)
         return value
 
     def encode_outcome(self, value: Mapping[str, Any]) -> bytes:
@@ -510,7 +457,7 @@ class WireCodec:
 
     def decode_outcome(self, data: bytes) -> Dict[str, Any]:
         """The buffer ``reconcile-encoded`` returns, as ``{"Ok": plan}`` or ``{"Err": input_error}``."""
-        value: Dict[str, Any] = _decode(self._outcome, CONTENT_OUTCOME, data)
+        value: Dict[str, Any] = _decode({CONTENT_OUTCOME: self._outcome}, data)
         return value
 
 
@@ -528,7 +475,8 @@ def _encode(codec: _Codec, content: int, value: Any) -> bytes:
     return bytes(out)
 
 
-def _decode(codec: _Codec, content: int, data: bytes) -> Any:
+def _decode(codecs: Mapping[int, _Codec], data: bytes) -> Any:
+    """The value of a buffer, read by the codec of the content its header names."""
     if not isinstance(data, (bytes, bytearray, memoryview)):
         raise TypeError(f"expected bytes, got {_describe(data)}")
     data = bytes(data)
@@ -536,8 +484,9 @@ def _decode(codec: _Codec, content: int, data: bytes) -> Any:
         raise WireError("not a slotwise buffer: it does not start with the header `SW`")
     if data[2] != WIRE_VERSION:
         raise WireError(f"wire format version {data[2]}; this codec reads version {WIRE_VERSION}")
-    if data[3] != content:
-        raise WireError(f"the buffer holds content {data[3]}, not {content}")
+    codec = codecs.get(data[3])
+    if codec is None:
+        raise WireError(f"the buffer holds content {data[3]}, not {' or '.join(map(str, codecs))}")
     reader = _Reader(data, 4)
     value = codec.read(reader)
     if reader.pos != len(data):

@@ -5,7 +5,8 @@ the field's path. For 10,000 allocations that was most of the encoding's
 time. The code generated here reads a record's fields into locals and writes
 strings, integers, bools, enums, floats, options, records and lists of them
 inline, with the output's ``append`` held in a local. Variants, results,
-tuples, byte lists and ``f32`` are calls of their generic writers.
+tuples, byte lists and ``f32`` are calls of their generic writers, and a
+list laid out otherwise (content 3's allocations) a call of its own writer.
 
 It accepts exactly what the generic codecs accept, or less: a ``dict`` for a
 record (not any ``Mapping``), exact ``int``, ``float`` and ``str`` types. At
@@ -18,9 +19,10 @@ both take; the tests compare them on every bundled scenario.
 from __future__ import annotations
 
 import struct
-from typing import Any, Callable, Dict, List, Mapping
+from typing import Any, Callable, Dict, List, Mapping, Optional
 
 from .wire_numbers import RANGES, varint
+from .wire_parts import _named
 
 class Unfit(Exception):
     """A value the generated code does not write; the generic codecs take the whole value again."""
@@ -34,12 +36,20 @@ class FittedInput:
     """The generated writer of ``reconcile-input``, for the contract ``wit_types`` describes.
 
     ``generic(ty)`` gives the generic writer of a type description, for the
-    types the generated code calls out to.
+    types the generated code calls out to. ``lists`` maps the name of a type
+    to the writer of a whole list of it, for a list laid out otherwise than
+    item after item (content 3's allocations).
     """
 
-    def __init__(self, wit_types: Mapping[str, Any], generic: Callable[[Any], GenericWriter]) -> None:
+    def __init__(
+        self,
+        wit_types: Mapping[str, Any],
+        generic: Callable[[Any], GenericWriter],
+        lists: Optional[Mapping[str, GenericWriter]] = None,
+    ) -> None:
         self._types: Mapping[str, Any] = wit_types["types"]
         self._generic = generic
+        self._lists = lists or {}
         self._lines: List[str] = []
         self._env: Dict[str, Any] = {
             "Unfit": Unfit,
@@ -92,6 +102,9 @@ class FittedInput:
             self._line(depth, "else:")
             self._line(depth + 1, "ap(1)")
             self._value(resolved["option"], var, depth + 1)
+        elif kind is None and "list" in resolved and _named(resolved["list"]) in self._lists:
+            writer = self._constant(self._lists[_named(resolved["list"])], "write")
+            self._line(depth, f"{writer}(out, {var})")
         elif kind is None and "list" in resolved and resolved["list"] != "u8":
             item = self._local("item")
             self._line(depth, f"if type({var}) is not list and type({var}) is not tuple:")

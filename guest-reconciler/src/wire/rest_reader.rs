@@ -1,0 +1,75 @@
+//! Reads the parts of an allocation's observed state that few allocations set (its reschedule tracker, follow-up evaluation, client history, tasks and meta), for both layouts of the input: inline in content 1, as a record's rest in content 3.
+
+use super::cursor::Cursor;
+use crate::{ClientStateChange, RescheduleEvent, RescheduleTracker, TaskLifecycle, TaskState};
+
+/// The rest of a record's observed state: `reschedule`, `followup-eval`,
+/// `client-states`, `tasks` and `meta`.
+pub(crate) type Rest = (
+    Option<RescheduleTracker>,
+    Option<String>,
+    Option<Vec<ClientStateChange>>,
+    Option<Vec<TaskState>>,
+    Option<Vec<(String, String)>>,
+);
+
+/// The rest of a record's observed state from its bytes, which must hold
+/// exactly it; `None` when they do not.
+pub(crate) fn rest(bytes: &[u8]) -> Option<Rest> {
+    let mut at = Cursor::new(bytes);
+    let rest = (
+        reschedule(&mut at),
+        at.option(Cursor::string),
+        client_states(&mut at),
+        tasks(&mut at),
+        meta(&mut at),
+    );
+    (at.ok() && at.remaining() == 0).then_some(rest)
+}
+
+pub(super) fn reschedule(at: &mut Cursor) -> Option<RescheduleTracker> {
+    at.option(|at| RescheduleTracker {
+        events: at.list(2, |at| RescheduleEvent {
+            at: at.s64(),
+            delay: at.s64(),
+        }),
+        last_failed: at.bool(),
+    })
+}
+
+pub(super) fn client_states(at: &mut Cursor) -> Option<Vec<ClientStateChange>> {
+    at.option(|at| {
+        at.list(2, |at| ClientStateChange {
+            status: at.option(Cursor::client_status),
+            at: at.s64(),
+        })
+    })
+}
+
+pub(super) fn tasks(at: &mut Cursor) -> Option<Vec<TaskState>> {
+    at.option(|at| at.list(7, task))
+}
+
+pub(super) fn meta(at: &mut Cursor) -> Option<Vec<(String, String)>> {
+    at.option(|at| at.list(2, pair))
+}
+
+pub(super) fn pair(at: &mut Cursor) -> (String, String) {
+    (at.string(), at.string())
+}
+
+fn task(at: &mut Cursor) -> TaskState {
+    TaskState {
+        name: at.string(),
+        state: match at.case(3) {
+            0 => TaskLifecycle::Pending,
+            1 => TaskLifecycle::Running,
+            _ => TaskLifecycle::Dead,
+        },
+        failed: at.bool(),
+        started_at: at.option(Cursor::s64),
+        finished_at: at.option(Cursor::s64),
+        restarts: at.u32(),
+        last_restart: at.option(Cursor::s64),
+    }
+}
