@@ -432,12 +432,17 @@ proptest! {
 }
 
 #[test]
-fn a_truncated_buffer_is_refused_as_truncated() {
-    let bytes = wire::encode_input(&workload::rolling_update(50));
-    for cut in [5, bytes.len() / 2, bytes.len() - 1] {
-        let error = refused(&bytes[..cut]);
-        assert!(error.message.contains("truncated"), "{error:?}");
-        assert!(error.field.starts_with("encoded-input"), "{error:?}");
+fn a_truncated_buffer_of_either_content_is_refused_as_truncated() {
+    let input = workload::rolling_update(50);
+    for bytes in [
+        wire::encode_input(&input),
+        wire::encode_input_records(&input),
+    ] {
+        for cut in [5, bytes.len() / 2, bytes.len() - 1] {
+            let error = refused(&bytes[..cut]);
+            assert!(error.message.contains("truncated"), "{error:?}");
+            assert!(error.field.starts_with("encoded-input"), "{error:?}");
+        }
     }
 }
 
@@ -473,6 +478,23 @@ fn an_absurd_length_is_refused_without_being_allocated() {
     bytes.extend([0x80, 0x80, 0x80, 0x80, 0x08]);
     let error = refused(&bytes);
     assert!(error.message.contains("claims more"), "{error:?}");
+    // As records: one group, named "", of 2^31 records and a tail of 4 GiB.
+    let mut bytes = vec![
+        b'S',
+        b'W',
+        VERSION,
+        Content::InputRecords as u8,
+        1,
+        b'j',
+        0,
+        0,
+        1,
+        0,
+    ];
+    bytes.extend([0x80, 0x80, 0x80, 0x80, 0x08, 0xff, 0xff, 0xff, 0xff]);
+    let error = refused(&bytes);
+    assert!(error.message.contains("claims more records"), "{error:?}");
+    assert_eq!(error.field, "encoded-input[3][0][1]");
 }
 
 #[test]
@@ -488,9 +510,11 @@ fn a_hundred_megabytes_of_random_bytes_are_refused_and_the_next_reconcile_plans(
     }
     let error = refused(&bytes);
     assert_eq!(error.field, "encoded-input");
-    bytes[..4].copy_from_slice(&[b'S', b'W', VERSION, Content::Input as u8]);
-    let error = refused(&bytes);
-    assert!(error.field.starts_with("encoded-input"), "{error:?}");
+    for content in [Content::Input, Content::InputRecords] {
+        bytes[..4].copy_from_slice(&[b'S', b'W', VERSION, content as u8]);
+        let error = refused(&bytes);
+        assert!(error.field.starts_with("encoded-input"), "{error:?}");
+    }
     let input = workload::rolling_update(10);
     let plan = reconciler()
         .reconcile_core(&input)

@@ -53,13 +53,13 @@ pub(super) fn group<N: Noting>(cursor: &mut Cursor, notes: &mut N) -> Result<Pla
     let Some(records_len) = records_len.filter(|&r| r <= cursor.remaining()) else {
         return Err(fault(
             list_at,
-            "the allocation count claims more records than the buffer holds",
+            "the allocation count claims more records than the buffer holds (truncated, or a wrong count)",
         ));
     };
     if tail_len > cursor.remaining() - records_len {
         return Err(fault(
             start,
-            "the tail's length runs past the end of the buffer",
+            "the tail's length runs past the end of the buffer (truncated, or a wrong length)",
         ));
     }
     let region = cursor.take(records_len + tail_len);
