@@ -1,4 +1,4 @@
-//! Reconciling a scenario on the encoded path while holding as few copies of a large input as possible: the host's structures give way to the buffer before the component decodes its own.
+//! Reconciling a scenario on the encoded path while holding as few copies of a large input as possible: the host's structures give way to the buffer as it is written, before the component reads it.
 
 use slotwise_host::{ComponentReconciler, HostError};
 use slotwise_reconciler::{wire, InputError, Plan, ReconcileInput};
@@ -14,7 +14,9 @@ pub fn reconcile(
     reconciler: &ComponentReconciler,
     input: &mut ReconcileInput,
 ) -> Result<Result<Plan, InputError>, HostError> {
-    let bytes = wire::encode_input_records(input);
+    // The allocations give way to their records as these are written, so
+    // that the expanded input and its buffer are never both whole.
+    let bytes = wire::encode_input_records_releasing(input);
     drop(std::mem::take(&mut input.allocations));
     release_freed_memory();
     let outcome = reconciler.reconcile_encoded(&bytes)?;

@@ -127,6 +127,21 @@ pub fn encode_input_records(input: &ReconcileInput) -> Vec<u8> {
     }
 }
 
+/// As [`encode_input_records`], emptying `input`'s allocation lists as
+/// their records are written and giving their memory back as it goes, so
+/// that a large input and its buffer are never both whole: for a caller
+/// done with the allocations once they are encoded. When a group does not
+/// fit records, the buffer is of content 1 and `input` is left whole.
+pub fn encode_input_records_releasing(input: &mut ReconcileInput) -> Vec<u8> {
+    let mut out = Vec::with_capacity(4096);
+    out.extend_from_slice(&[MAGIC[0], MAGIC[1], VERSION, Content::InputRecords as u8]);
+    if list_writer::input_records_releasing(&mut out, input) {
+        out
+    } else {
+        encode_input(input)
+    }
+}
+
 fn allocations(input: &ReconcileInput) -> usize {
     input.allocations.iter().map(|g| g.allocations.len()).sum()
 }

@@ -21,10 +21,7 @@ pub(super) fn input(out: &mut Vec<u8>, input: &ReconcileInput) {
 /// gives `false` when a group does not fit them.
 pub(super) fn input_records(out: &mut Vec<u8>, input: &ReconcileInput) -> bool {
     let mut w = Writer(out);
-    w.string(&input.job_id);
-    w.postcard(&input.job);
-    w.items(&input.nodes, node);
-    w.u64(input.allocations.len() as u64);
+    head(&mut w, input);
     for group in &input.allocations {
         w.string(&group.group);
         if !record_writer::allocations(&mut w, &group.allocations) {
@@ -33,6 +30,34 @@ pub(super) fn input_records(out: &mut Vec<u8>, input: &ReconcileInput) -> bool {
     }
     rest(&mut w, input);
     true
+}
+
+/// As [`input_records`], emptying `input`'s allocation lists as their
+/// records are written; when a group does not fit, `false`, with nothing
+/// taken from `input`.
+pub(super) fn input_records_releasing(out: &mut Vec<u8>, input: &mut ReconcileInput) -> bool {
+    let layouts: Option<Vec<_>> = (input.allocations.iter())
+        .map(|g| record_writer::layout(&g.allocations))
+        .collect();
+    let Some(layouts) = layouts else {
+        return false;
+    };
+    let mut w = Writer(out);
+    head(&mut w, input);
+    for (group, layout) in input.allocations.iter_mut().zip(layouts) {
+        w.string(&group.group);
+        record_writer::allocations_releasing(&mut w, &mut group.allocations, layout);
+    }
+    rest(&mut w, input);
+    true
+}
+
+/// The fields before the allocations, then the count of groups.
+fn head(w: &mut Writer, input: &ReconcileInput) {
+    w.string(&input.job_id);
+    w.postcard(&input.job);
+    w.items(&input.nodes, node);
+    w.u64(input.allocations.len() as u64);
 }
 
 /// The fields after the allocations.

@@ -94,3 +94,33 @@ fn a_record_count_beyond_the_buffer_is_refused_without_reserving_it() {
         error.message
     );
 }
+
+#[test]
+fn records_written_while_releasing_the_allocations_are_the_same_bytes() {
+    let mut many = pair();
+    let group = many.allocations[0].clone();
+    for g in 0..3 {
+        let mut more = group.clone();
+        more.group = format!("web-{g}");
+        for i in 0..500 {
+            let mut a = group.allocations[i % 2].clone();
+            a.spec.id = format!("{g}-{i}");
+            if i % 7 == 0 {
+                a.spec.deployment = Some(format!("d-{}", i / 70));
+            }
+            more.allocations.push(a);
+        }
+        many.allocations.push(more);
+    }
+    for input in [minimal(), full(), pair(), many] {
+        let expected = encode_input_records(&input);
+        let mut released = input.clone();
+        let bytes = encode_input_records_releasing(&mut released);
+        assert!(bytes == expected, "the releasing writer wrote otherwise");
+        assert!(released
+            .allocations
+            .iter()
+            .all(|g| g.allocations.is_empty()));
+        assert_eq!(released.allocations.len(), input.allocations.len());
+    }
+}
