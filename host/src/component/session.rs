@@ -22,8 +22,9 @@ use wasmtime::Store;
 
 /// An encoded input at least this long runs its session in a fresh instance
 /// and is dropped as soon as the session has it: keeping it for a second
-/// run would hold it while every plugin answers. About 40,000 allocations;
-/// their reconcile needs more memory than a warm instance may keep.
+/// run would hold it while every plugin answers. About 26,000 allocations
+/// as records (40,000 in content 1); their reconcile needs more memory than
+/// a warm instance may keep.
 const LONGEST_WARM_INPUT: usize = 4 << 20;
 
 impl ComponentReconciler {
