@@ -5,6 +5,7 @@ use crate::{
     ClientStatus, DelayFunction, DesiredStatus, Duration, ObservedState, ReschedulePolicy,
     Timestamp,
 };
+use std::ops::Deref;
 
 /// The next time an allocation may be rescheduled, and whether its policy
 /// still allows it then.
@@ -85,11 +86,13 @@ pub(crate) fn from_failure(
 /// When an allocation that stopped on its own may be rescheduled: counted from
 /// its last event, for failed or lost allocations (or batch work stopped to be
 /// rescheduled) whose policy allows rescheduling at all. `glance` is
-/// `observed`'s: the rest of `observed` is read only for those.
-pub(crate) fn after_failure(
+/// `observed`'s, and `observed` is asked for only past the answers `glance`
+/// gives: most allocations of a large group are running and never get that
+/// far, and a wire record builds its observed state afresh when asked.
+pub(crate) fn after_failure<O: Deref<Target = ObservedState>>(
     policy: Option<&ReschedulePolicy>,
     glance: &Glance,
-    observed: &ObservedState,
+    observed: impl FnOnce() -> O,
     is_batch: bool,
 ) -> NextReschedule {
     let Some(policy) = policy.filter(|p| p.attempts > 0 || p.unlimited) else {
@@ -103,12 +106,13 @@ pub(crate) fn after_failure(
     if not_failed && !rescheduled_batch {
         return NextReschedule::NEVER;
     }
+    let observed = observed();
     let stopped_for_good =
         glance.desired_status == DesiredStatus::Stop && !observed.last_reschedule_failed();
     if stopped_for_good {
         return NextReschedule::NEVER;
     }
-    from_failure(policy, observed, observed.last_event_time())
+    from_failure(policy, &observed, observed.last_event_time())
 }
 
 /// When an allocation may be rescheduled counting from `since`, whatever its

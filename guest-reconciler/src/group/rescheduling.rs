@@ -7,6 +7,7 @@ use crate::pipeline::Outcome;
 use crate::sentence::say;
 use crate::{phrasing, reschedule, ClientStatus, DesiredStatus, ObservedState, Timestamp};
 use std::borrow::Cow;
+use std::cell::LazyCell;
 
 /// Replacements due within this window of `now` are made now, to absorb
 /// clock drift between servers.
@@ -90,8 +91,10 @@ pub(super) fn verdict(g: &GroupRun, c: &Candidate, disconnecting: bool) -> Verdi
     if forced {
         return Verdict::Now;
     }
-    // Built from a wire record only past the early answers.
-    let observed = c.observed();
+    // Built from a wire record only when a step below asks for it: a running
+    // allocation of a large group passes through here without, and building
+    // it for each of them was a tenth of a records reconcile.
+    let observed = LazyCell::new(|| c.observed());
     let (now, eval_id) = (g.ctx.now, g.ctx.eval_id);
     // An empty evaluation id matches an allocation without a follow-up
     // evaluation, as in Nomad; its tests rely on it. Read only when needed:
@@ -103,7 +106,8 @@ pub(super) fn verdict(g: &GroupRun, c: &Candidate, disconnecting: bool) -> Verdi
         let since = observed.history().last_unknown().unwrap_or(0);
         reschedule::since(c.policy.reschedule(), &observed, since)
     } else {
-        reschedule::after_failure(c.policy.reschedule(), c.glance(), &observed, g.ctx.is_batch)
+        let policy = c.policy.reschedule();
+        reschedule::after_failure(policy, c.glance(), || &**observed, g.ctx.is_batch)
     };
     if !next.eligible {
         return Verdict::Stay;
