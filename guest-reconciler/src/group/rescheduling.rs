@@ -92,8 +92,8 @@ pub(super) fn verdict(g: &GroupRun, c: &Candidate, disconnecting: bool) -> Verdi
         return Verdict::Now;
     }
     // Built from a wire record only when a step below asks for it: a running
-    // allocation of a large group passes through here without, and building
-    // it for each of them was a tenth of a records reconcile.
+    // allocation passes through here without, and building it for each of
+    // them took some 5% of a records reconcile of 10,000 allocations.
     let observed = LazyCell::new(|| c.observed());
     let (now, eval_id) = (g.ctx.now, g.ctx.eval_id);
     // An empty evaluation id matches an allocation without a follow-up
