@@ -13,8 +13,8 @@
 use crate::cases::{client_status, desired_status, update_kind};
 use crate::wire::rest_reader::{self, Rest};
 use crate::{
-    Allocation, AllocationSpec, ClientStatus, DeploymentHealth, DesiredStatus, DesiredTransition,
-    Fingerprint, ObservedState, Timestamp, UpdateKind,
+    Allocation, AllocationSpec, ClientStateChange, ClientStatus, DeploymentHealth, DesiredStatus,
+    DesiredTransition, Fingerprint, ObservedState, Timestamp, UpdateKind,
 };
 use std::marker::PhantomData;
 use std::ptr::NonNull;
@@ -330,6 +330,11 @@ impl<'a> Record<'a> {
         // The checks read the same bytes; were they to fail now, the
         // fields would read as absent rather than stop the reconcile.
         rest_reader::rest(bytes).unwrap_or_default()
+    }
+
+    /// The client history in the rest of `observed`, decoded alone.
+    pub(crate) fn client_history(self) -> Vec<ClientStateChange> {
+        rest_reader::client_history(self.placed(at::REST))
     }
 
     /// Its observed state, as the typed record holds it.

@@ -160,7 +160,7 @@ impl<'a> AllocationRef<'a> {
                 Cow::Borrowed(a.observed.client_states.as_deref().unwrap_or_default())
             }
             Self::Record(r) => match r.has_rest() {
-                true => Cow::Owned(r.rest().2.unwrap_or_default()),
+                true => Cow::Owned(r.client_history()),
                 false => Cow::Borrowed(&[]),
             },
         }

@@ -124,3 +124,26 @@ fn records_written_while_releasing_the_allocations_are_the_same_bytes() {
         assert_eq!(released.allocations.len(), input.allocations.len());
     }
 }
+
+#[test]
+fn a_records_client_history_read_alone_is_the_one_its_whole_rest_holds() {
+    let mut histories = 0;
+    for input in [full(), pair()] {
+        let bytes = encode_input_records(&input);
+        let placed = placed(&bytes);
+        // SAFETY: `placed` read and checked these records in this buffer.
+        let records = unsafe { Records::checked(&bytes[HEADER_LEN..], placed.start, placed.len) };
+        let written = &input.allocations[0].allocations;
+        assert_eq!(records.len(), written.len());
+        for (record, a) in records.iter().zip(written) {
+            let history = a.observed.client_states.clone().unwrap_or_default();
+            let read = match record.has_rest() {
+                true => record.client_history(),
+                false => Vec::new(),
+            };
+            assert_eq!(read, history);
+            histories += usize::from(!history.is_empty());
+        }
+    }
+    assert!(histories > 0, "no allocation had a history to read");
+}
