@@ -27,12 +27,12 @@ pub(crate) fn rest(bytes: &[u8]) -> Option<Rest> {
     (at.ok() && at.remaining() == 0).then_some(rest)
 }
 
-/// The client history of a rest (its bytes checked, as [`rest`] checks
-/// them), without its tasks and meta: what every candidate's classification
-/// reads. The history comes after the tracker and follow-up evaluation,
-/// which are read and dropped; decoding the tasks too, for every failed
-/// allocation, cost some 4 ns per allocation of a 10,000-allocation
-/// reconcile in the component.
+/// The client history of a rest whose bytes were checked (see [`rest`]),
+/// without its tasks and meta: what every candidate's classification reads.
+/// The history comes after the tracker and follow-up evaluation, which are
+/// read and dropped. Decoding the whole rest here, tasks and their names
+/// allocated and dropped for every failed allocation, cost 1.4–4.2% of the
+/// component's call at 10,000 allocations (docs/performance.md).
 pub(crate) fn client_history(bytes: &[u8]) -> Vec<ClientStateChange> {
     let mut at = Cursor::new(bytes);
     reschedule(&mut at);
