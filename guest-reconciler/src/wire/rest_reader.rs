@@ -17,10 +17,11 @@ pub(crate) type Rest = (
 /// exactly it; `None` when they do not.
 pub(crate) fn rest(bytes: &[u8]) -> Option<Rest> {
     let mut at = Cursor::new(bytes);
+    let (reschedule, followup_eval, client_states) = head(&mut at);
     let rest = (
-        reschedule(&mut at),
-        at.option(Cursor::string),
-        client_states(&mut at),
+        reschedule,
+        followup_eval,
+        client_states,
         tasks(&mut at),
         meta(&mut at),
     );
@@ -29,16 +30,25 @@ pub(crate) fn rest(bytes: &[u8]) -> Option<Rest> {
 
 /// The client history of a rest whose bytes were checked (see [`rest`]),
 /// without its tasks and meta: what every candidate's classification reads.
-/// The history comes after the tracker and follow-up evaluation, which are
-/// read and dropped. Decoding the whole rest here, tasks and their names
-/// allocated and dropped for every failed allocation, cost 1.4–4.2% of the
-/// component's call at 10,000 allocations (docs/performance.md).
+/// Decoding the whole rest here, tasks and their names allocated and
+/// dropped for every failed allocation, cost 1.4–4.2% of the component's
+/// call at 10,000 allocations (docs/performance.md).
 pub(crate) fn client_history(bytes: &[u8]) -> Vec<ClientStateChange> {
     let mut at = Cursor::new(bytes);
-    reschedule(&mut at);
-    at.option(Cursor::string);
-    let history = client_states(&mut at);
+    let (_, _, history) = head(&mut at);
     history.filter(|_| at.ok()).unwrap_or_default()
+}
+
+/// What a rest holds before its tasks: the reschedule tracker, the
+/// follow-up evaluation and the client history, in that order.
+type Head = (
+    Option<RescheduleTracker>,
+    Option<String>,
+    Option<Vec<ClientStateChange>>,
+);
+
+fn head(at: &mut Cursor) -> Head {
+    (reschedule(at), at.option(Cursor::string), client_states(at))
 }
 
 pub(super) fn reschedule(at: &mut Cursor) -> Option<RescheduleTracker> {
