@@ -99,11 +99,6 @@ impl ObservedState {
         self.desired_transition.as_ref().unwrap_or(&NO_TRANSITION)
     }
 
-    /// Placed as a canary of a deployment.
-    pub(crate) fn is_canary(&self) -> bool {
-        self.health.as_ref().is_some_and(|h| h.canary)
-    }
-
     /// Its client history, oldest first.
     pub(crate) fn history(&self) -> History<'_> {
         History(self.client_states.as_deref().unwrap_or_default())

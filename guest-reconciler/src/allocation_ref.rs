@@ -3,7 +3,8 @@
 use crate::allocation::Glance;
 use crate::allocation_record::{Record, Records};
 use crate::{
-    Allocation, ClientStateChange, Fingerprint, ObservedState, ReconcileInput, UpdateKind,
+    Allocation, ClientStateChange, ClientStatus, DeploymentHealth, Fingerprint, ObservedState,
+    ReconcileInput, UpdateKind,
 };
 use std::borrow::Cow;
 use std::marker::PhantomData;
@@ -149,6 +150,22 @@ impl<'a> AllocationRef<'a> {
                 r.desired_transition(),
                 r.health().as_ref(),
             ),
+        }
+    }
+
+    pub(crate) fn client_status(self) -> ClientStatus {
+        match self {
+            Self::Typed(a) => a.observed.client_status,
+            Self::Record(r) => r.client_status(),
+        }
+    }
+
+    /// The deployment's verdict on its health, if any: copied from a typed
+    /// record, read from a wire record's fixed fields.
+    pub(crate) fn health(self) -> Option<DeploymentHealth> {
+        match self {
+            Self::Typed(a) => a.observed.health,
+            Self::Record(r) => r.health(),
         }
     }
 

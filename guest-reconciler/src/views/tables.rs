@@ -2,7 +2,7 @@
 
 use crate::plugin::{self, ViewParts};
 use crate::NodeStatus;
-use foldhash::fast::FixedState;
+use rustc_hash::FxBuildHasher;
 use std::collections::HashMap;
 
 /// Nodes, rule names and reasons, each sent once per batch.
@@ -11,8 +11,10 @@ pub(super) struct Tables {
     /// over every input node: a batch shows few nodes, and a table cleared
     /// per batch made a job of many groups on many nodes quadratic (32,000
     /// groups on 32,000 nodes wrote 7 GB of it). Only looked up, never
-    /// iterated, so the hash's order reaches no output.
-    node_at: HashMap<u32, u32, FixedState>,
+    /// iterated, so the hash's order reaches no output. Hashed with one
+    /// multiply: foldhash's 128-bit product costs the 32-bit guest a call
+    /// per lookup, and the keys are positions below the input's node count.
+    node_at: HashMap<u32, u32, FxBuildHasher>,
     nodes: Vec<plugin::Node>,
     rules: Names,
     reasons: Names,

@@ -147,3 +147,25 @@ fn a_records_client_history_read_alone_is_the_one_its_whole_rest_holds() {
     }
     assert!(histories > 0, "no allocation had a history to read");
 }
+
+#[test]
+fn a_records_health_and_client_status_read_alone_are_those_its_typed_allocation_holds() {
+    use crate::allocation_ref::AllocationRef;
+    let mut with_health = 0;
+    for input in [full(), pair()] {
+        let bytes = encode_input_records(&input);
+        let placed = placed(&bytes);
+        // SAFETY: `placed` read and checked these records in this buffer.
+        let records = unsafe { Records::checked(&bytes[HEADER_LEN..], placed.start, placed.len) };
+        let written = &input.allocations[0].allocations;
+        assert_eq!(records.len(), written.len());
+        for (record, a) in records.iter().zip(written) {
+            for read in [AllocationRef::Record(record), AllocationRef::Typed(a)] {
+                assert_eq!(read.health(), a.observed.health);
+                assert_eq!(read.client_status(), a.observed.client_status);
+            }
+            with_health += usize::from(a.observed.health.is_some());
+        }
+    }
+    assert!(with_health > 0, "no allocation had a health to read");
+}
