@@ -125,9 +125,12 @@ fn records_written_while_releasing_the_allocations_are_the_same_bytes() {
     }
 }
 
-#[test]
-fn a_records_client_history_read_alone_is_the_one_its_whole_rest_holds() {
-    let mut histories = 0;
+/// Calls `check` with each record of the first group of `full()` and of
+/// `pair()`, written as content 3 and read back in place, and the
+/// allocation it was written from.
+fn each_record_of_the_samples(
+    mut check: impl FnMut(crate::allocation_record::Record, &crate::Allocation),
+) {
     for input in [full(), pair()] {
         let bytes = encode_input_records(&input);
         let placed = placed(&bytes);
@@ -136,15 +139,23 @@ fn a_records_client_history_read_alone_is_the_one_its_whole_rest_holds() {
         let written = &input.allocations[0].allocations;
         assert_eq!(records.len(), written.len());
         for (record, a) in records.iter().zip(written) {
-            let history = a.observed.client_states.clone().unwrap_or_default();
-            let read = match record.has_rest() {
-                true => record.client_history(),
-                false => Vec::new(),
-            };
-            assert_eq!(read, history);
-            histories += usize::from(!history.is_empty());
+            check(record, a);
         }
     }
+}
+
+#[test]
+fn a_records_client_history_read_alone_is_the_one_its_whole_rest_holds() {
+    let mut histories = 0;
+    each_record_of_the_samples(|record, a| {
+        let history = a.observed.client_states.clone().unwrap_or_default();
+        let read = match record.has_rest() {
+            true => record.client_history(),
+            false => Vec::new(),
+        };
+        assert_eq!(read, history);
+        histories += usize::from(!history.is_empty());
+    });
     assert!(histories > 0, "no allocation had a history to read");
 }
 
@@ -152,20 +163,12 @@ fn a_records_client_history_read_alone_is_the_one_its_whole_rest_holds() {
 fn a_records_health_and_client_status_read_alone_are_those_its_typed_allocation_holds() {
     use crate::allocation_ref::AllocationRef;
     let mut with_health = 0;
-    for input in [full(), pair()] {
-        let bytes = encode_input_records(&input);
-        let placed = placed(&bytes);
-        // SAFETY: `placed` read and checked these records in this buffer.
-        let records = unsafe { Records::checked(&bytes[HEADER_LEN..], placed.start, placed.len) };
-        let written = &input.allocations[0].allocations;
-        assert_eq!(records.len(), written.len());
-        for (record, a) in records.iter().zip(written) {
-            for read in [AllocationRef::Record(record), AllocationRef::Typed(a)] {
-                assert_eq!(read.health(), a.observed.health);
-                assert_eq!(read.client_status(), a.observed.client_status);
-            }
-            with_health += usize::from(a.observed.health.is_some());
+    each_record_of_the_samples(|record, a| {
+        for read in [AllocationRef::Record(record), AllocationRef::Typed(a)] {
+            assert_eq!(read.health(), a.observed.health);
+            assert_eq!(read.client_status(), a.observed.client_status);
         }
-    }
+        with_health += usize::from(a.observed.health.is_some());
+    });
     assert!(with_health > 0, "no allocation had a health to read");
 }
