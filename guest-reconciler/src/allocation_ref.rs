@@ -3,8 +3,8 @@
 use crate::allocation::Glance;
 use crate::allocation_record::{Record, Records};
 use crate::{
-    Allocation, ClientStateChange, ClientStatus, DeploymentHealth, Fingerprint, ObservedState,
-    ReconcileInput, UpdateKind,
+    Allocation, ClientStateChange, DeploymentHealth, Fingerprint, ObservedState, ReconcileInput,
+    UpdateKind,
 };
 use std::borrow::Cow;
 use std::marker::PhantomData;
@@ -150,13 +150,6 @@ impl<'a> AllocationRef<'a> {
                 r.desired_transition(),
                 r.health().as_ref(),
             ),
-        }
-    }
-
-    pub(crate) fn client_status(self) -> ClientStatus {
-        match self {
-            Self::Typed(a) => a.observed.client_status,
-            Self::Record(r) => r.client_status(),
         }
     }
 

@@ -408,20 +408,21 @@ impl<'c, 'a> ClaimantIds<'c, 'a> {
 /// A candidate as plugins see it, on batch node `node`, and the name of its
 /// classification rule.
 fn candidate(c: &Candidate, node: u32, reads: ViewParts) -> (plugin::Candidate, &'static str) {
-    // A wire record builds its whole observed state when asked for it: the
-    // view reads the fixed fields alone, and the meta only when shown.
+    // The candidate's glance holds the statuses and health it shows; only the
+    // health's time is read from the allocation, and its whole observed
+    // state, which a wire record builds afresh, only for the meta.
+    let glance = c.glance();
     let alloc = c.alloc();
-    let health = alloc.health();
     let rule = c.rule().unwrap_or_else(|| c.rule_for());
     let class = c.class().unwrap_or(rule.class);
     let view = plugin::Candidate {
         allocation: reads.allocation_ids.then(|| c.id().to_string()),
         job_version: alloc.job_version(),
         node,
-        client_status: client_status(alloc.client_status()),
-        healthy: health.as_ref().and_then(|h| h.healthy),
-        healthy_since: health.as_ref().and_then(|h| h.changed_at),
-        canary: health.as_ref().is_some_and(|h| h.canary),
+        client_status: client_status(glance.client_status),
+        healthy: glance.healthy,
+        healthy_since: alloc.health().and_then(|h| h.changed_at),
+        canary: glance.canary,
         classification: classification(class),
         rule: 0,
         update: c.update.map(update_kind),

@@ -166,7 +166,7 @@ fn a_records_health_and_client_status_read_alone_are_those_its_typed_allocation_
     each_record_of_the_samples(|record, a| {
         for read in [AllocationRef::Record(record), AllocationRef::Typed(a)] {
             assert_eq!(read.health(), a.observed.health);
-            assert_eq!(read.client_status(), a.observed.client_status);
+            assert_eq!(read.glance().client_status, a.observed.client_status);
         }
         with_health += usize::from(a.observed.health.is_some());
     });
