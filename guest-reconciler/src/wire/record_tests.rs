@@ -166,7 +166,11 @@ fn a_records_health_and_client_status_read_alone_are_those_its_typed_allocation_
     each_record_of_the_samples(|record, a| {
         for read in [AllocationRef::Record(record), AllocationRef::Typed(a)] {
             assert_eq!(read.health(), a.observed.health);
-            assert_eq!(read.glance().client_status, a.observed.client_status);
+            let glance = read.glance();
+            assert_eq!(glance.client_status, a.observed.client_status);
+            // A plugin's view of a candidate takes these from its glance.
+            assert_eq!(glance.healthy, a.observed.health.and_then(|h| h.healthy));
+            assert_eq!(glance.canary, a.observed.health.is_some_and(|h| h.canary));
         }
         with_health += usize::from(a.observed.health.is_some());
     });
