@@ -91,7 +91,7 @@ impl Table {
 /// from four multiplies and a call: the component took about 12 ns to hash
 /// a 36-byte id; XXH3 and rapidhash fold such products too. Of the crates
 /// that need only 64-bit multiplies, XXH64 took 8.2 ns per id natively
-/// against this hash's 4.8 (docs/performance.md, thirteenth round). Two ids
+/// against this hash's 4.8 (docs/performance-earlier.md, thirteenth round). Two ids
 /// meeting costs only the exact check, never a wrong answer.
 pub(super) fn hash(id: &str) -> u64 {
     const MIX: u64 = 0x9e37_79b9_7f4a_7c15;
